@@ -1,0 +1,1 @@
+//! Mahjong (麻将) analysis and decisions. Pure Rust, no gRPC types.
