@@ -164,7 +164,9 @@ class Stats:
         if len(self.examples) < 10:
             self.examples.append({
                 "cause": cause, "answer": answer, "hand": req.hand,
-                "seat": int(req.seat), "landlord_cards": req.landlord_cards,
+                "seat": req.DESCRIPTOR.fields_by_name["seat"].enum_type
+                .values_by_number[req.seat].name,
+                "landlord_cards": req.landlord_cards,
                 "history": list(req.history)})
 
 
