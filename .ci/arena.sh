@@ -45,9 +45,9 @@ server_pid="" server_log=""
 stop_server() {
   [[ -n $server_pid ]] || return 0
   kill -TERM "$server_pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+  for _ in $(seq 300); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$server_pid" 2>/dev/null; then
-    echo "arena.sh: server ignored SIGTERM for 10 s, killing it" >&2
+    echo "arena.sh: server still running 30 s after SIGTERM, killing it" >&2
     kill -KILL "$server_pid" 2>/dev/null || true
   fi
   wait "$server_pid" && echo "arena.sh: server stopped (exit 0)" ||
