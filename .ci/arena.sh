@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Short Dou Dizhu arena for CI: plays the service against DouZero's RLCard and random
+# agents and fails on any illegal suggestion (tools/arena/README.md). Builds nothing.
+#
+# Usage: .ci/arena.sh (--binary PATH | --addr HOST:PORT) [--deals N] [--seed S]
+#                     [--opponent rlcard|random]... [-- extra tools/arena/arena.py options]
+#   --binary PATH  start this gameai binary on free loopback ports, stop it with SIGTERM
+#   --addr  ADDR   use a server that is already running
+#   --opponent     run against this agent only (repeatable; default: rlcard and random)
+#   defaults: --deals 50 --seed 0; every run asserts 0 illegal suggestions
+# Env: ARENA_VENV (default tools/arena/.venv), PYTHON (default python3).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+venv=${ARENA_VENV:-$repo/tools/arena/.venv}
+binary="" addr="" deals=50 seed=0 opponents=() extra=()
+while (($#)); do
+  case $1 in
+    --binary) binary=$2; shift 2 ;;
+    --addr) addr=$2; shift 2 ;;
+    --deals) deals=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --opponent) opponents+=("$2"); shift 2 ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "arena.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+if [[ -z $binary && -z $addr ]] || [[ -n $binary && -n $addr ]]; then
+  echo "arena.sh: give exactly one of --binary PATH or --addr HOST:PORT" >&2; exit 2
+fi
+
+# The venv is (re)built only when requirements.txt changed since it was last built.
+req=$repo/tools/arena/requirements.txt
+want=$(sha256sum "$req" | cut -d' ' -f1)
+if [[ ! -x $venv/bin/python || $(cat "$venv/.requirements.sha256" 2>/dev/null) != "$want" ]]; then
+  echo "arena.sh: setting up $venv"
+  "${PYTHON:-python3}" -m venv --clear "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$req"
+  echo "$want" >"$venv/.requirements.sha256"
+fi
+py=$venv/bin/python
+"$py" -m unittest discover -s "$repo/tools/arena"
+
+server_pid="" server_log=""
+stop_server() {
+  [[ -n $server_pid ]] || return 0
+  kill -TERM "$server_pid" 2>/dev/null || true
+  for _ in $(seq 300); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$server_pid" 2>/dev/null; then
+    echo "arena.sh: server still running 30 s after SIGTERM, killing it" >&2
+    kill -KILL "$server_pid" 2>/dev/null || true
+  fi
+  wait "$server_pid" && echo "arena.sh: server stopped (exit 0)" ||
+    echo "arena.sh: server exited with status $?" >&2
+  server_pid=""
+}
+trap 'stop_server; [[ -n $server_log ]] && rm -f "$server_log"' EXIT
+
+if [[ -n $binary ]]; then
+  free_port() { "$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+  addr=127.0.0.1:$(free_port)
+  server_log=$(mktemp)
+  "$binary" --grpc-addr "$addr" --metrics-addr "127.0.0.1:$(free_port)" >"$server_log" 2>&1 &
+  server_pid=$!
+  echo "arena.sh: started $binary on $addr (pid $server_pid)"
+fi
+
+status=0
+((${#opponents[@]})) || opponents=(rlcard random)
+for opponent in "${opponents[@]}"; do
+  "$py" "$repo/tools/arena/arena.py" --addr "$addr" --opponent "$opponent" \
+    --deals "$deals" --seed "$seed" --wait-ready 60 --max-illegal 0 ${extra[@]+"${extra[@]}"} ||
+    status=1
+done
+if ((status)) && [[ -n $server_log ]]; then
+  echo "arena.sh: last server log lines:" >&2; tail -n 20 "$server_log" >&2
+fi
+stop_server
+exit "$status"

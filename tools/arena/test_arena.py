@@ -1,0 +1,117 @@
+"""Unit tests of the arena harness (no service needed).
+
+Run: tools/arena/.venv/bin/python -m unittest discover -s tools/arena -v
+"""
+
+import collections
+import pathlib
+import sys
+import types
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import arena  # noqa: E402
+import gameai_client  # noqa: E402  (arena put examples/python on sys.path)
+
+PB, _ = gameai_client.load("doudizhu")
+
+
+def infoset(position, hand, history):
+    """The fields of a DouZero InfoSet that build_play_request reads."""
+    return types.SimpleNamespace(player_position=position, player_hand_cards=hand,
+                                 card_play_action_seq=history)
+
+
+class CardNotation(unittest.TestCase):
+    def test_every_rank_maps_to_the_design_letter(self):
+        # DESIGN.md: ranks 3..9 T J Q K A 2, X small joker, D big joker; DouZero's ints
+        # are 3..14 for 3..A, 17 for 2, 20 and 30 for the jokers (douzero/env/game.py).
+        deck = sorted(arena.DECK)
+        self.assertEqual(arena.cards_to_str(deck),
+                         "".join(r * 4 for r in "3456789TJQKA2") + "XD")
+        self.assertEqual(arena.str_to_cards("3TA2XD"), [3, 10, 14, 17, 20, 30])
+        self.assertEqual(arena.str_to_cards(""), [])
+
+    def test_foreign_character_is_rejected(self):
+        with self.assertRaisesRegex(ValueError, "card '1' is not a rank"):
+            arena.str_to_cards("31")
+
+
+class Deals(unittest.TestCase):
+    def test_deal_shape_and_reproducibility(self):
+        deals = arena.make_deals(5, seed=7)
+        self.assertEqual(deals, arena.make_deals(5, seed=7))
+        self.assertNotEqual(deals, arena.make_deals(5, seed=8))
+        for d in deals:
+            self.assertEqual([len(d[p]) for p in arena.POSITIONS], [20, 17, 17])
+            whole = d["landlord"] + d["landlord_down"] + d["landlord_up"]
+            self.assertEqual(sorted(whole), sorted(arena.DECK))
+            bottom = collections.Counter(d["three_landlord_cards"])
+            self.assertEqual(sum(bottom.values()), 3)
+            self.assertFalse(bottom - collections.Counter(d["landlord"]))
+
+
+class Requests(unittest.TestCase):
+    # Hand-worked: the landlord led 33, landlord_down passed, landlord_up played 55.
+    # Entry 3 belongs to the landlord again (3 mod 3 = 0), holding 20 - 2 = 18 cards.
+    LANDLORD = [3, 3, 4, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 17, 20, 30]
+    BOTTOM = [17, 20, 30]
+
+    def test_request_fields(self):
+        req = arena.build_play_request(
+            PB, infoset("landlord", self.LANDLORD, [[3, 3], [], [5, 5]]), self.BOTTOM,
+            PB.SEARCH_MODE_HEURISTIC, 0)
+        self.assertEqual(req.hand, "334456789TJQKA22XD")
+        self.assertEqual(req.seat, PB.SEAT_LANDLORD)
+        self.assertEqual(req.landlord_cards, "2XD")
+        self.assertEqual(list(req.history), ["33", "", "55"])
+        arena.check_request(req, "landlord", self.BOTTOM)
+
+    def test_seat_mapping(self):
+        req = arena.build_play_request(
+            PB, infoset("landlord_up", [3] * 4 + [4] * 4 + [5] * 4 + [6] * 4 + [7], [[8], []]),
+            self.BOTTOM, 0, 0)
+        self.assertEqual(req.seat, PB.SEAT_LANDLORD_UP)
+        arena.check_request(req, "landlord_up", self.BOTTOM)
+
+    def test_inconsistent_requests_are_caught(self):
+        build = arena.build_play_request
+        # Wrong seat to move: after 3 entries the landlord moves, not landlord_down.
+        req = build(PB, infoset("landlord_down", [3] * 17, [[4], [], []]), self.BOTTOM, 0, 0)
+        with self.assertRaisesRegex(arena.HarnessError, "not to move"):
+            arena.check_request(req, "landlord_down", self.BOTTOM)
+        # Hand size: the landlord played 2 cards, so 18 must remain, not 17.
+        req = build(PB, infoset("landlord", self.LANDLORD[1:], [[3, 3], [], [5, 5]]),
+                    self.BOTTOM, 0, 0)
+        with self.assertRaisesRegex(arena.HarnessError, "wrong size"):
+            arena.check_request(req, "landlord", self.BOTTOM)
+        # Five 3s: two in history, three more in hand.
+        hand = [3, 3, 3] + self.LANDLORD[4:]
+        req = build(PB, infoset("landlord", hand + [4], [[3, 3], [], [5, 5]]),
+                    self.BOTTOM, 0, 0)
+        with self.assertRaisesRegex(arena.HarnessError, "rank 3 seen 5 times"):
+            arena.check_request(req, "landlord", self.BOTTOM)
+
+
+class PeerRuns(unittest.TestCase):
+    def test_peer_run_is_reproducible_and_legal(self):
+        args = ["--ours-peer", "rlcard", "--opponent", "random", "--deals", "20",
+                "--seed", "3"]
+        first = arena.run(arena.parse_args(args))
+        second = arena.run(arena.parse_args(args))
+        for key in ("landlord", "farmers", "overall"):
+            self.assertEqual(first[key], second[key])
+        self.assertEqual(first["illegal_suggestions"], 0)
+        self.assertEqual(first["overall"]["games"], 40)
+
+    def test_points_as_douzero_counts_them(self):
+        # simulation.py: the landlord side scores +-2 * 2**bombs per game, the farmer
+        # side +-1 * 2**bombs counted twice (2 * num_farmer_scores).
+        self.assertEqual(arena.game_points(True, 0), 2)
+        self.assertEqual(arena.game_points(False, 0), -2)
+        self.assertEqual(arena.game_points(True, 2), 8)
+        self.assertEqual(arena.game_points(False, 3), -16)
+
+
+if __name__ == "__main__":
+    unittest.main()
