@@ -24,7 +24,11 @@ fn random_hands(n: usize) -> Vec<Cards> {
     (0..n)
         .map(|_| {
             deck.shuffle(&mut rng);
-            deck[..20].iter().collect::<String>().parse().expect("a deal parses")
+            deck[..20]
+                .iter()
+                .collect::<String>()
+                .parse()
+                .expect("a deal parses")
         })
         .collect()
 }
