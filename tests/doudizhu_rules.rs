@@ -273,6 +273,15 @@ fn airplanes_the_douzero_detector_rejects() {
     assert_eq!(listed, ["7"]);
 }
 
+/// DouZero's detector reads 33334 as trio with pair; it is no play (a four is not a
+/// trio plus a pair), and no hand lists it.
+#[test]
+fn detector_fault_33334_is_no_play() {
+    assert_eq!(readings("33334"), []);
+    assert!(!plays("33334", "").contains(&"33334".to_owned()));
+    assert!(Play::read(&cards("33334"), None, &Rules::default()).is_err());
+}
+
 /// Deliberate difference from DouZero's follow filter, which ranks an airplane by the
 /// highest rank held three times, wings included: 555666777 + AAA is an airplane of 3
 /// ending in 7 (its wings AAA are no part of the chain), so it does not beat the
