@@ -11,6 +11,7 @@
 pub mod error;
 pub mod hand;
 pub mod meld;
+pub mod merge;
 pub mod rules;
 pub mod shanten;
 pub mod tables;
