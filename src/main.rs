@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use gameai::server::{self, Listeners, ServerConfig, StartupTask};
+use gameai::server::{self, Listeners, ServerConfig};
 use gameai::telemetry::{self, LogFormat};
 
 /// gRPC service giving game backends expert decisions for Dou Dizhu, mahjong and
@@ -84,11 +84,6 @@ impl Cli {
     }
 }
 
-/// Work to finish before the server reports SERVING (e.g. the mahjong tables).
-fn startup_tasks() -> Vec<StartupTask> {
-    Vec::new()
-}
-
 /// A future that completes on SIGTERM or SIGINT (Ctrl-C). The handlers are installed
 /// here, before the future is first polled, so that a signal arriving during start-up
 /// is not lost (and does not kill the process with the default action).
@@ -136,7 +131,14 @@ async fn main() -> ExitCode {
         }
     };
     tracing::info!(config = ?cli, "gameai starting");
-    match server::serve(cli.server_config(), listeners, startup_tasks(), shutdown).await {
+    match server::serve(
+        cli.server_config(),
+        listeners,
+        server::engine_startup_tasks(),
+        shutdown,
+    )
+    .await
+    {
         Ok(()) => {
             tracing::info!("gameai stopped");
             ExitCode::SUCCESS

@@ -50,6 +50,22 @@ pub const GAME_SERVICES: [&str; 3] = [
 /// the server down and return [`ServeError::Startup`].
 pub type StartupTask = Box<dyn FnOnce() + Send + 'static>;
 
+/// The engines' start-up work: builds the mahjong winning-set tables
+/// ([`crate::mahjong::tables::init`]) and records `gameai_mahjong_tables_build_seconds`
+/// and `gameai_mahjong_tables_bytes`. `main` passes these to [`serve`], so health stays
+/// NOT_SERVING until the tables exist.
+pub fn engine_startup_tasks() -> Vec<StartupTask> {
+    vec![Box::new(|| {
+        let stats = crate::mahjong::tables::init();
+        crate::telemetry::record_mahjong_tables(stats.build_seconds, stats.bytes);
+        tracing::info!(
+            build_seconds = stats.build_seconds,
+            bytes = stats.bytes,
+            "mahjong tables built"
+        );
+    })]
+}
+
 /// Server settings (the CLI flags of `main`, less the addresses).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerConfig {

@@ -52,6 +52,10 @@ pub const HANDLING_SECONDS: &str = "grpc_server_handling_seconds";
 pub const INFLIGHT_REQUESTS: &str = "gameai_inflight_requests";
 /// Counter of requests refused with `RESOURCE_EXHAUSTED` by the in-flight limit.
 pub const REQUESTS_SHED_TOTAL: &str = "gameai_requests_shed_total";
+/// Gauge: seconds the mahjong tables took to build at start-up.
+pub const MAHJONG_TABLES_BUILD_SECONDS: &str = "gameai_mahjong_tables_build_seconds";
+/// Gauge: bytes held by the mahjong tables.
+pub const MAHJONG_TABLES_BYTES: &str = "gameai_mahjong_tables_bytes";
 
 /// Log output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -133,6 +137,22 @@ fn describe_metrics() {
         REQUESTS_SHED_TOTAL,
         "RPCs refused with RESOURCE_EXHAUSTED because the in-flight limit was reached."
     );
+    describe_gauge!(
+        MAHJONG_TABLES_BUILD_SECONDS,
+        Unit::Seconds,
+        "Time taken to build the mahjong winning-set tables at start-up."
+    );
+    describe_gauge!(
+        MAHJONG_TABLES_BYTES,
+        Unit::Bytes,
+        "Memory held by the mahjong winning-set tables."
+    );
+}
+
+/// Records the mahjong table figures (build time in seconds, size in bytes).
+pub fn record_mahjong_tables(build_seconds: f64, bytes: usize) {
+    metrics::gauge!(MAHJONG_TABLES_BUILD_SECONDS).set(build_seconds);
+    metrics::gauge!(MAHJONG_TABLES_BYTES).set(bytes as f64);
 }
 
 /// Serves the Prometheus text format at `GET /metrics` on `listener` until `shutdown`

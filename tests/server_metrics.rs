@@ -37,12 +37,12 @@ async fn ok_and_error_calls_are_counted_with_their_codes() {
     let status =
         gameai::proto::dou_dizhu_service_client::DouDizhuServiceClient::new(server.channel.clone())
             .list_dou_dizhu_plays(gameai::proto::ListDouDizhuPlaysRequest {
-                hand: "33".into(),
+                hand: "331".into(),
                 ..Default::default()
             })
             .await
             .unwrap_err();
-    assert_eq!(status.code(), Code::Unimplemented);
+    assert_eq!(status.code(), Code::InvalidArgument);
 
     let after = fetch_metrics(&server.metrics_url).await;
     assert_eq!(handled(&after, "OK") - handled(&before, "OK"), 1.0);
@@ -56,10 +56,10 @@ async fn ok_and_error_calls_are_counted_with_their_codes() {
         ("grpc_service", "gameai.v1.DouDizhuService"),
         ("grpc_method", "ListDouDizhuPlays"),
     ];
-    let mut unimplemented = list_plays.to_vec();
-    unimplemented.push(("grpc_code", "Unimplemented"));
+    let mut invalid = list_plays.to_vec();
+    invalid.push(("grpc_code", "InvalidArgument"));
     assert_eq!(
-        metric_value(&after, "grpc_server_handled_total", &unimplemented),
+        metric_value(&after, "grpc_server_handled_total", &invalid),
         Some(1.0)
     );
     assert_eq!(
@@ -86,6 +86,11 @@ async fn ok_and_error_calls_are_counted_with_their_codes() {
         Some(0.0)
     );
     assert!(after.contains("# TYPE grpc_server_handling_seconds histogram"));
+    // The start-up task built the mahjong tables before SERVING and reported them.
+    let bytes = metric_value(&after, "gameai_mahjong_tables_bytes", &[]).unwrap();
+    assert!(bytes > 1_000_000.0, "{bytes}");
+    let seconds = metric_value(&after, "gameai_mahjong_tables_build_seconds", &[]).unwrap();
+    assert!(seconds > 0.0, "{seconds}");
 
     let (code, _) = http_get(&server.metrics_url.replace("/metrics", "/nope")).await;
     assert_eq!(code, 404);

@@ -21,7 +21,10 @@ use proto::mahjong_service_client::MahjongServiceClient;
 use tonic::transport::{Channel, Endpoint};
 
 #[derive(Debug, Parser)]
-#[command(name = "loadgen", about = "Closed-loop gRPC load against a gameai server")]
+#[command(
+    name = "loadgen",
+    about = "Closed-loop gRPC load against a gameai server"
+)]
 struct Cli {
     /// Server address (host:port). Only loopback or your own test hosts.
     #[arg(long, default_value = "127.0.0.1:50051")]

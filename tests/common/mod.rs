@@ -94,10 +94,10 @@ pub async fn start_server(config: ServerConfig, startup: Vec<StartupTask>) -> Te
     }
 }
 
-/// Starts a server with the default config and no start-up tasks, and waits until it
-/// reports SERVING.
+/// Starts a server with the default config and the engines' start-up tasks (the mahjong
+/// tables), and waits until it reports SERVING.
 pub async fn start_default() -> TestServer {
-    let server = start_server(ServerConfig::default(), Vec::new()).await;
+    let server = start_server(ServerConfig::default(), server::engine_startup_tasks()).await;
     wait_serving(&server.channel, "").await;
     server
 }
