@@ -13,6 +13,7 @@
 pub mod error;
 pub mod hand;
 pub mod meld;
+pub mod merge;
 pub mod probability;
 pub mod rules;
 pub mod shanten;

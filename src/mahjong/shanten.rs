@@ -47,56 +47,7 @@ pub fn part_distances(counts: &[u8; KINDS]) -> [PartDistances; 4] {
     ]
 }
 
-/// Unpacked distances of one part: `[no pair, pair][melds 0..=4]`.
-type Lanes = [[u8; 5]; 2];
-
-#[inline(always)]
-fn unpack(d: PartDistances) -> Lanes {
-    let lo = d & 0x0f0f_0f0f_0f0f_0f0f;
-    let hi = (d >> 4) & 0x0f0f_0f0f_0f0f_0f0f;
-    let lo = lo.to_le_bytes();
-    let hi = hi.to_le_bytes();
-    [
-        [lo[0], lo[1], lo[2], lo[3], lo[4]],
-        [hi[0], hi[1], hi[2], hi[3], hi[4]],
-    ]
-}
-
-/// Min-plus convolution of two parts' distances, for melds up to `max_melds`.
-#[inline(always)]
-fn convolve(a: &Lanes, b: &Lanes, max_melds: usize) -> Lanes {
-    let mut out = [[u8::MAX; 5]; 2];
-    for m in 0..=max_melds.min(4) {
-        let mut no_pair = u8::MAX;
-        let mut pair = u8::MAX;
-        for k in 0..=m {
-            no_pair = no_pair.min(a[0][k] + b[0][m - k]);
-            pair = pair.min((a[1][k] + b[0][m - k]).min(a[0][k] + b[1][m - k]));
-        }
-        out[0][m] = no_pair;
-        out[1][m] = pair;
-    }
-    out
-}
-
-/// Fewest draws to `melds_needed` melds plus a pair from the four parts.
-#[inline(always)]
-pub fn merge(parts: &[PartDistances; 4], melds_needed: usize) -> u8 {
-    let m = melds_needed.min(4);
-    let a = unpack(parts[0]);
-    let b = unpack(parts[1]);
-    let ab = convolve(&a, &b, m);
-    let c = unpack(parts[2]);
-    let abc = convolve(&ab, &c, m);
-    let d = unpack(parts[3]);
-    let mut best = u8::MAX;
-    for k in 0..=m {
-        best = best
-            .min(abc[0][k] + d[1][m - k])
-            .min(abc[1][k] + d[0][m - k]);
-    }
-    best
-}
+pub use super::merge::merge;
 
 /// Melds still to be formed in the hand when `melds` have been called (saturating).
 #[inline(always)]
@@ -151,13 +102,13 @@ pub fn shanten_seven_pairs_lacking(
     ruleset: Ruleset,
     lackable: LackableSuits,
 ) -> Option<i8> {
-    let total: usize = counts.iter().map(|&c| c as usize).sum();
-    if total != 13 && total != 14 {
+    let profile = Profile::of(counts);
+    if !profile.closed_size() {
         return None;
     }
     let rule = ruleset.seven_pairs();
     if !ruleset.requires_missing_suit() {
-        return Some(seven_pairs_of(counts, rule));
+        return Some(profile.seven_pairs(rule));
     }
     let mut best = NEVER;
     for suit in 0..3 {
@@ -171,41 +122,119 @@ pub fn shanten_seven_pairs_lacking(
     Some(best)
 }
 
-/// Draws to seven pairs minus one, the tiles in `counts` being the only useful ones.
-fn seven_pairs_of(counts: &[u8; KINDS], rule: SevenPairsRule) -> i8 {
-    // pairs: pairs already held; singles: kinds one draw turns into a new pair.
-    let (mut pairs, mut singles) = (0i8, 0i8);
-    for &c in counts {
-        match rule {
-            SevenPairsRule::DistinctPairs => {
-                pairs += (c >= 2) as i8;
-                singles += (c == 1) as i8;
-            }
-            SevenPairsRule::QuadsAsTwoPairs => {
-                pairs += (c / 2) as i8;
-                singles += (c % 2) as i8;
-            }
+/// Per-kind facts of a hand, counted eight kinds at a time (one byte per kind in a
+/// `u64`). Counts above 4 are read by their low three bits (unspecified, no panic).
+#[derive(Clone, Copy)]
+struct Profile {
+    /// Tiles in the hand.
+    total: u32,
+    /// Kinds with at least two copies; kinds with exactly one.
+    distinct_pairs: u32,
+    distinct_singles: u32,
+    /// Sum of `count / 2` (four copies = two pairs); kinds with an odd count.
+    quad_pairs: u32,
+    odd_kinds: u32,
+    /// Terminal and honour kinds present; whether one of them has two copies or more.
+    orphan_kinds: u32,
+    orphan_pair: bool,
+}
+
+/// Lowest bit of every byte.
+const BYTE_LSB: u64 = 0x0101_0101_0101_0101;
+
+/// Bytes of the 34 counts (padded with zeros) as five little-endian words.
+#[inline(always)]
+fn words(counts: &[u8; KINDS]) -> [u64; 5] {
+    let w = |i: usize| {
+        let mut b = [0u8; 8];
+        let end = (i + 8).min(KINDS);
+        b[..end - i].copy_from_slice(&counts[i..end]);
+        u64::from_le_bytes(b)
+    };
+    [w(0), w(8), w(16), w(24), w(32)]
+}
+
+/// Per word: the bytes (low bit) of the terminal and honour kinds
+/// (1m 9m 1p 9p 1s 9s 1z..7z = indices 0 8 9 17 18 26 27..33).
+const ORPHAN_BYTES: [u64; 5] = [0x01, 0x0101, 0x0001_0100, 0x0101_0101_0101_0000, 0x0101];
+
+/// Sum of the bytes of `x` (each sum below 256).
+#[inline(always)]
+fn byte_sum(x: u64) -> u32 {
+    (x.wrapping_mul(BYTE_LSB) >> 56) as u32
+}
+
+impl Profile {
+    #[inline(always)]
+    fn of(counts: &[u8; KINDS]) -> Profile {
+        let mut p = Profile {
+            total: 0,
+            distinct_pairs: 0,
+            distinct_singles: 0,
+            quad_pairs: 0,
+            odd_kinds: 0,
+            orphan_kinds: 0,
+            orphan_pair: false,
+        };
+        for (x, orphans) in words(counts).into_iter().zip(ORPHAN_BYTES) {
+            let x = x & 0x0707_0707_0707_0707;
+            let ge2 = ((x >> 1) | (x >> 2)) & BYTE_LSB;
+            let nonzero = (x | ge2) & BYTE_LSB;
+            let one = x & !ge2 & BYTE_LSB;
+            p.total += byte_sum(x);
+            p.distinct_pairs += ge2.count_ones();
+            p.distinct_singles += one.count_ones();
+            p.quad_pairs += byte_sum((x >> 1) & 0x0303_0303_0303_0303);
+            p.odd_kinds += (x & BYTE_LSB).count_ones();
+            p.orphan_kinds += (nonzero & orphans).count_ones();
+            p.orphan_pair |= ge2 & orphans != 0;
         }
+        p
     }
-    let need = (7 - pairs).max(0);
-    // Each missing pair takes one draw on a single, or two on a fresh kind.
-    need + (need - singles).max(0) - 1
+
+    /// Seven-pairs shanten (size not checked).
+    #[inline(always)]
+    fn seven_pairs(&self, rule: SevenPairsRule) -> i8 {
+        let (pairs, singles) = match rule {
+            SevenPairsRule::DistinctPairs => (self.distinct_pairs, self.distinct_singles),
+            SevenPairsRule::QuadsAsTwoPairs => (self.quad_pairs, self.odd_kinds),
+        };
+        let need = 7 - pairs.min(7) as i8;
+        // Each missing pair takes one draw on a single, or two on a fresh kind.
+        need + (need - singles.min(7) as i8).max(0) - 1
+    }
+
+    /// Thirteen-orphans shanten (size not checked).
+    #[inline(always)]
+    fn thirteen_orphans(&self) -> i8 {
+        13 - self.orphan_kinds.min(13) as i8 - self.orphan_pair as i8
+    }
+
+    /// 13 or 14 tiles: the sizes the closed forms apply to.
+    #[inline(always)]
+    fn closed_size(&self) -> bool {
+        self.total == 13 || self.total == 14
+    }
+}
+
+/// Draws to seven pairs minus one, the tiles in `counts` being the only useful ones.
+#[inline]
+fn seven_pairs_of(counts: &[u8; KINDS], rule: SevenPairsRule) -> i8 {
+    Profile::of(counts).seven_pairs(rule)
+}
+
+/// Number of tiles in `counts`.
+#[inline]
+fn total(counts: &[u8; KINDS]) -> u32 {
+    counts.iter().map(|&c| c as u32).sum()
 }
 
 /// Thirteen-orphans shanten of a closed hand of 13 or 14 tiles; `None` for any other
 /// size. Whether the ruleset has the form (not SICHUAN) is the caller's check, as in
 /// [`shanten_forms`].
 pub fn shanten_thirteen_orphans(counts: &[u8; KINDS]) -> Option<i8> {
-    let total: usize = counts.iter().map(|&c| c as usize).sum();
-    if total != 13 && total != 14 {
-        return None;
-    }
-    let (mut kinds, mut pair) = (0i8, false);
-    for i in [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33] {
-        kinds += (counts[i] > 0) as i8;
-        pair |= counts[i] >= 2;
-    }
-    Some(13 - kinds - pair as i8)
+    let p = Profile::of(counts);
+    p.closed_size().then(|| p.thirteen_orphans())
 }
 
 /// Shanten per form, as the API reports it.
@@ -298,14 +327,71 @@ pub fn shanten_with_parts(
     if melds != 0 {
         return regular;
     }
-    let seven = shanten_seven_pairs(counts, ruleset).unwrap_or(NEVER);
-    let orphans = shanten_thirteen_orphans(counts).unwrap_or(NEVER);
-    regular.min(seven).min(orphans)
+    let p = Profile::of(counts);
+    if !p.closed_size() {
+        return regular;
+    }
+    regular
+        .min(p.seven_pairs(ruleset.seven_pairs()))
+        .min(p.thirteen_orphans())
 }
 
 /// Whether the concealed `counts` (3n+2 tiles) with `melds` called is a winning hand
 /// under `ruleset` (any suit may be lacking under SICHUAN).
 pub fn is_winning(counts: &[u8; KINDS], melds: u8, ruleset: Ruleset) -> bool {
-    let total: usize = counts.iter().map(|&c| c as usize).sum();
-    total % 3 == 2 && shanten(counts, melds, ruleset) == -1
+    total(counts) % 3 == 2 && shanten(counts, melds, ruleset) == -1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte-parallel profile against plain per-kind counting.
+    #[test]
+    fn profile_matches_plain_counting() {
+        let orphans = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
+        let mut rng = 0x1234_5678_9abc_def1u64;
+        for _ in 0..20_000 {
+            let mut c = [0u8; KINDS];
+            for x in c.iter_mut() {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                *x = if rng.is_multiple_of(3) {
+                    (rng >> 8) as u8 % 5
+                } else {
+                    0
+                };
+            }
+            let p = Profile::of(&c);
+            assert_eq!(p.total, c.iter().map(|&x| x as u32).sum::<u32>());
+            assert_eq!(
+                p.distinct_pairs,
+                c.iter().filter(|&&x| x >= 2).count() as u32
+            );
+            assert_eq!(
+                p.distinct_singles,
+                c.iter().filter(|&&x| x == 1).count() as u32
+            );
+            assert_eq!(p.quad_pairs, c.iter().map(|&x| (x / 2) as u32).sum::<u32>());
+            assert_eq!(
+                p.odd_kinds,
+                c.iter().filter(|&&x| x % 2 == 1).count() as u32
+            );
+            assert_eq!(
+                p.orphan_kinds,
+                orphans.iter().filter(|&&i| c[i] > 0).count() as u32
+            );
+            assert_eq!(p.orphan_pair, orphans.iter().any(|&i| c[i] >= 2));
+        }
+    }
+
+    #[test]
+    fn garbage_counts_do_not_panic() {
+        let c = [255u8; KINDS];
+        let _ = shanten(&c, 0, Ruleset::General);
+        let _ = shanten(&c, 9, Ruleset::Sichuan);
+        let _ = shanten_seven_pairs(&c, Ruleset::Riichi);
+        let _ = is_winning(&c, 0, Ruleset::Riichi);
+    }
 }

@@ -63,19 +63,30 @@ impl PartKind {
     }
 }
 
-/// Ranking of count vectors of one length with entries `0..=4` and sum <= 14.
+/// Ranking of count vectors of `LEN` entries `0..=4` with sum <= 14, in lexicographic
+/// order (entry 0 most significant).
 ///
-/// `rank(v) = Σ_i offset[i][s_i][v_i]`, `s_i` the sum of `v[..i]`. Out-of-domain inputs
-/// (a count above 4, a sum above 14) hit zero offsets, so every input gives an index below
-/// `size` (unspecified for such inputs, but never out of bounds).
-struct Ranking {
-    offset: Box<[[[u32; 8]; 64]; 9]>,
-    len: usize,
+/// `rank(v) = Σ_i offset(i, s_i, v_i)` with `s_i` the sum of `v[..i]`. To keep the hot
+/// path short the sum is split at `LOW`: the first `LOW` entries' base-5 number looks up
+/// their offsets and their sum; the rest's base-5 number and that sum look up the rest's
+/// offsets. Out-of-domain input (a count above 4, a sum above 14) hits zero offsets or
+/// the bounds-checked fallback, so every input gives an index below `size` (unspecified
+/// for such input, never out of bounds).
+struct Ranking<const LEN: usize, const LOW: usize> {
+    /// Base-5 number of entries `0..LOW` -> their offsets | (their sum, 15 if > 14) << 24.
+    low: Box<[u32]>,
+    /// `[prefix sum 0..=15][base-5 number of entries LOW..LEN]` -> their offsets.
+    high: Box<[u32]>,
     size: usize,
 }
 
-impl Ranking {
-    fn new(len: usize) -> Ranking {
+/// Row of `Ranking::high` for an out-of-domain prefix (all zero offsets).
+const BAD_PREFIX: u32 = 15;
+
+impl<const LEN: usize, const LOW: usize> Ranking<LEN, LOW> {
+    const HIGH: usize = LEN - LOW;
+
+    fn new() -> Self {
         // completions[k][r]: vectors of length k, entries 0..=4, sum <= r.
         let mut completions = [[0u32; MAX_PART_TILES + 1]; 10];
         completions[0] = [1; MAX_PART_TILES + 1];
@@ -84,36 +95,75 @@ impl Ranking {
                 completions[k][r] = (0..=r.min(4)).map(|v| completions[k - 1][r - v]).sum();
             }
         }
-        let mut offset = Box::new([[[0u32; 8]; 64]; 9]);
-        for i in 0..len {
-            for s in 0..=MAX_PART_TILES {
-                for c in 0..=4usize {
-                    if s + c > MAX_PART_TILES {
-                        break;
-                    }
-                    offset[i][s][c] = (0..c)
-                        .map(|v| completions[len - 1 - i][MAX_PART_TILES - s - v])
-                        .sum();
+        // offset(i, s, c): vectors sharing the prefix whose entry i is below c.
+        let offset = |i: usize, s: usize, c: usize| -> u32 {
+            if s + c > MAX_PART_TILES {
+                return 0;
+            }
+            (0..c)
+                .map(|v| completions[LEN - 1 - i][MAX_PART_TILES - s - v])
+                .sum()
+        };
+        let digits = |mut n: usize, len: usize| -> Vec<usize> {
+            (0..len)
+                .map(|_| {
+                    let d = n % 5;
+                    n /= 5;
+                    d
+                })
+                .collect()
+        };
+        let low = (0..5usize.pow(LOW as u32))
+            .map(|n| {
+                let (mut sum, mut off) = (0, 0);
+                for (i, c) in digits(n, LOW).into_iter().enumerate() {
+                    off += offset(i, sum, c);
+                    sum += c;
                 }
+                let sum = if sum > MAX_PART_TILES {
+                    BAD_PREFIX
+                } else {
+                    sum as u32
+                };
+                off | sum << 24
+            })
+            .collect();
+        let mut high = vec![0u32; 16 * 5usize.pow(Self::HIGH as u32)];
+        for prefix in 0..=MAX_PART_TILES {
+            for n in 0..5usize.pow(Self::HIGH as u32) {
+                let (mut sum, mut off) = (prefix, 0);
+                for (j, c) in digits(n, Self::HIGH).into_iter().enumerate() {
+                    off += offset(LOW + j, sum, c);
+                    sum += c;
+                }
+                high[prefix * 5usize.pow(Self::HIGH as u32) + n] = off;
             }
         }
         Ranking {
-            offset,
-            len,
-            size: completions[len][MAX_PART_TILES] as usize,
+            low,
+            high: high.into_boxed_slice(),
+            size: completions[LEN][MAX_PART_TILES] as usize,
         }
     }
 
     #[inline(always)]
     fn rank(&self, counts: &[u8]) -> usize {
-        let mut index = 0u32;
-        let mut sum = 0usize;
-        for (i, &c) in counts.iter().enumerate().take(self.len) {
-            let c = (c & 7) as usize;
-            index += self.offset[i][sum & 63][c];
-            sum += c;
+        let mut lo = 0usize;
+        for i in (0..LOW).rev() {
+            lo = lo * 5 + counts[i] as usize;
         }
-        index as usize
+        let mut hi = 0usize;
+        for i in (LOW..LEN).rev() {
+            hi = hi * 5 + counts[i] as usize;
+        }
+        let a = self.low.get(lo).copied().unwrap_or(BAD_PREFIX << 24);
+        let row = (a >> 24) as usize * 5usize.pow(Self::HIGH as u32);
+        let b = self.high.get(row + hi).copied().unwrap_or(0);
+        (a & 0x00ff_ffff) as usize + b as usize
+    }
+
+    fn bytes(&self) -> usize {
+        (self.low.len() + self.high.len()) * std::mem::size_of::<u32>()
     }
 
     /// Every vector of the domain, in rank order.
@@ -130,15 +180,15 @@ impl Ranking {
             cur[at] = 0;
         }
         let mut out = Vec::with_capacity(self.size);
-        go(self.len, 0, MAX_PART_TILES, &mut [0; 9], &mut out);
+        go(LEN, 0, MAX_PART_TILES, &mut [0; 9], &mut out);
         out
     }
 }
 
 /// The distance tables. Obtain with [`get`]; see the module doc for the meaning.
 pub struct Tables {
-    suit_rank: Ranking,
-    honour_rank: Ranking,
+    suit_rank: Ranking<9, 5>,
+    honour_rank: Ranking<7, 4>,
     suit: Box<[u64]>,
     honour: Box<[u64]>,
 }
@@ -184,12 +234,15 @@ impl Tables {
     /// Bytes held by the tables (entries and rank offsets).
     pub fn bytes(&self) -> usize {
         (self.suit.len() + self.honour.len()) * std::mem::size_of::<u64>()
-            + 2 * std::mem::size_of::<[[[u32; 8]; 64]; 9]>()
+            + self.suit_rank.bytes()
+            + self.honour_rank.bytes()
     }
 
-    fn build() -> Tables {
-        let suit_rank = Ranking::new(PartKind::Suit.len());
-        let honour_rank = Ranking::new(PartKind::Honour.len());
+    /// Builds a fresh copy, bypassing the process-wide one (for the build benchmark;
+    /// callers want [`get`]).
+    pub fn build() -> Tables {
+        let suit_rank = Ranking::new();
+        let honour_rank = Ranking::new();
         let suit = build_part(PartKind::Suit, &suit_rank);
         let honour = build_part(PartKind::Honour, &honour_rank);
         Tables {
@@ -212,7 +265,10 @@ const fn lane(m: usize, pair: bool) -> usize {
     m + 5 * pair as usize
 }
 
-fn build_part(kind: PartKind, ranking: &Ranking) -> Box<[u64]> {
+fn build_part<const LEN: usize, const LOW: usize>(
+    kind: PartKind,
+    ranking: &Ranking<LEN, LOW>,
+) -> Box<[u64]> {
     let len = kind.len();
     let vectors = ranking.enumerate();
     debug_assert_eq!(vectors.len(), ranking.size);
@@ -288,15 +344,15 @@ fn build_part(kind: PartKind, ranking: &Ranking) -> Box<[u64]> {
 
 /// Marks every pattern of at most 4 melds (blocks in non-decreasing order from `from`)
 /// plus an optional pair, counts never above 4.
-fn mark_patterns(
-    ranking: &Ranking,
+fn mark_patterns<const LEN: usize, const LOW: usize>(
+    ranking: &Ranking<LEN, LOW>,
     blocks: &[[u8; 9]],
     from: usize,
     melds: usize,
     cur: &mut [u8; 9],
     lanes: &mut [[u8; 16]],
 ) {
-    let len = ranking.len;
+    let len = LEN;
     lanes[ranking.rank(&cur[..len])][lane(melds, false)] = 0;
     for i in 0..len {
         if cur[i] <= 2 {
@@ -373,22 +429,37 @@ mod tests {
 
     #[test]
     fn ranking_is_a_bijection_in_order() {
-        for len in [7, 9] {
-            let r = Ranking::new(len);
-            let all = r.enumerate();
-            assert_eq!(all.len(), r.size);
-            for (i, v) in all.iter().enumerate().step_by(97) {
-                assert_eq!(r.rank(&v[..len]), i);
-            }
+        let r = Ranking::<9, 5>::new();
+        let all = r.enumerate();
+        assert_eq!(all.len(), 405_350);
+        for (i, v) in all.iter().enumerate().step_by(7) {
+            assert_eq!(r.rank(&v[..9]), i);
         }
-        assert_eq!(Ranking::new(9).size, 405_350);
-        assert_eq!(Ranking::new(7).size, 43_130);
+        let r = Ranking::<7, 4>::new();
+        let all = r.enumerate();
+        assert_eq!(all.len(), 43_130);
+        for (i, v) in all.iter().enumerate() {
+            assert_eq!(r.rank(&v[..7]), i);
+        }
     }
 
     #[test]
     fn out_of_domain_parts_stay_in_bounds() {
-        let r = Ranking::new(9);
-        for v in [[4u8; 9], [255; 9], [7, 7, 7, 0, 0, 0, 0, 0, 0]] {
+        let r = Ranking::<9, 5>::new();
+        for v in [
+            [4u8; 9],
+            [255; 9],
+            [7, 7, 7, 0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 9, 9, 9, 9],
+        ] {
+            assert!(r.rank(&v) < r.size);
+        }
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..100_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let v: [u8; 9] = std::array::from_fn(|i| (rng >> (i * 7)) as u8 % 9);
             assert!(r.rank(&v) < r.size);
         }
     }
