@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
-use super::eval::Eval;
+use super::eval::{ALL_KINDS, Eval};
 
 /// Why an exact computation stopped before finishing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -60,8 +60,8 @@ pub struct ExactSolver {
     /// Copies of each kind that are in the root hand or in the unseen pool.
     supply: [u8; 34],
     horizon: usize,
-    /// Pool size after the last of the `horizon` draws.
-    rest: u32,
+    /// `inv_pool[r]` = 1 / (pool size with `r` draws left) = 1 / (`rest` + r).
+    inv_pool: Vec<f64>,
     memo13: HashMap<u128, u32, FastBuild>,
     memo14: HashMap<u128, u32, FastBuild>,
     /// Entries of `2 * (horizon + 1)` values: win for r = 0..=T, then tenpai.
@@ -100,7 +100,9 @@ impl ExactSolver {
             eval,
             supply,
             horizon,
-            rest: pool - draws,
+            inv_pool: (0..=draws)
+                .map(|r| 1.0 / f64::from((pool - draws + r).max(1)))
+                .collect(),
             memo13: HashMap::default(),
             memo14: HashMap::default(),
             arena: vec![1.0; stride],
@@ -138,7 +140,7 @@ impl ExactSolver {
         let mut h = *hand;
         h[discard] -= 1;
         let s = self.eval.shanten(&h);
-        let idx = self.values13(&mut h, s, Some(discard as u8))?;
+        let idx = self.values13(&mut h, s, Some(discard as u8), ALL_KINDS)?;
         Ok(Some(self.odds(idx, self.horizon)))
     }
 
@@ -151,7 +153,7 @@ impl ExactSolver {
     pub fn hand(&mut self, hand: &[u8; 34], draws_left: u32) -> Result<Odds, Stopped> {
         let mut h = *hand;
         let s = self.eval.shanten(&h);
-        let idx = self.values13(&mut h, s, None)?;
+        let idx = self.values13(&mut h, s, None, ALL_KINDS)?;
         Ok(self.odds(idx, (draws_left as usize).min(self.horizon)))
     }
 
@@ -183,8 +185,15 @@ impl ExactSolver {
 
     /// Values of the 3n+1 state `h` (shanten `s`). `variant = Some(d)`: the first discard
     /// was `d`, so while `d` is useful its copies count one lower; once it is not, the
-    /// state is the shared one (`None`).
-    fn values13(&mut self, h: &mut [u8; 34], s: i8, variant: Option<u8>) -> Result<u32, Stopped> {
+    /// state is the shared one (`None`). `candidates`: a superset of the kinds useful to
+    /// `h` — by the nesting lemma, the kinds useful to the hand it advanced from.
+    fn values13(
+        &mut self,
+        h: &mut [u8; 34],
+        s: i8,
+        variant: Option<u8>,
+        candidates: u64,
+    ) -> Result<u32, Stopped> {
         let key = pack(h, variant);
         if let Some(&i) = self.memo13.get(&key) {
             return Ok(i);
@@ -194,7 +203,12 @@ impl ExactSolver {
         let mut useful = [(0u8, 0u32); 34];
         let mut n_useful = 0;
         let mut variant_useful = false;
-        let after = self.eval.shanten_after_each_draw(h);
+        let mut scan = candidates;
+        if let Some(d) = variant {
+            scan |= 1 << d;
+        }
+        let after = self.eval.shanten_after_draws(h, scan);
+        let mut useful_mask = 0u64;
         for k in 0..34 {
             if h[k] >= 4 {
                 continue;
@@ -205,6 +219,7 @@ impl ExactSolver {
                 continue;
             }
             if after[k] < s {
+                useful_mask |= 1 << k;
                 variant_useful |= is_variant;
                 if left > 0 {
                     useful[n_useful] = (k as u8, left as u32);
@@ -213,53 +228,64 @@ impl ExactSolver {
             }
         }
         if variant.is_some() && !variant_useful {
-            let i = self.values13(h, s, None)?;
+            let i = self.values13(h, s, None, candidates)?;
             self.memo13.insert(key, i);
             return Ok(i);
         }
 
         let t = self.horizon;
         let stride = self.stride();
-        let mut vals = vec![0.0f64; stride];
+        let mut children = [(ONE, 0u32); 34];
         let mut total = 0u32;
-        for &(k, left) in &useful[..n_useful] {
+        for (slot, &(k, left)) in children.iter_mut().zip(&useful[..n_useful]) {
             total += left;
             let k = k as usize;
-            h[k] += 1;
             let child = if s <= 0 {
                 ONE
             } else {
-                self.values14(h, s - 1, variant)?
+                h[k] += 1;
+                let c = self.values14(h, s - 1, variant, useful_mask);
+                h[k] -= 1;
+                c?
             };
-            h[k] -= 1;
-            let a = f64::from(left);
-            let base = child as usize * stride;
-            let (win, ten) = vals.split_at_mut(t + 1);
-            let child_vals = &self.arena[base..base + stride];
-            for r in 1..=t {
-                let p = a / f64::from(self.rest + r as u32);
-                win[r] += p * child_vals[r - 1];
-                ten[r] += p * child_vals[t + 1 + r - 1];
+            *slot = (child, left);
+        }
+        let i = self.arena.len() / stride;
+        self.arena.resize(self.arena.len() + stride, 0.0);
+        let (done, vals) = self.arena.split_at_mut(i * stride);
+        let (win, ten) = vals.split_at_mut(t + 1);
+        if s <= 0 {
+            // Every useful draw wins: one term with all the waits.
+            let a = f64::from(total);
+            for (w, inv) in win.iter_mut().zip(&self.inv_pool).skip(1) {
+                *w = a * inv;
+            }
+        } else {
+            for &(child, left) in &children[..n_useful] {
+                let a = f64::from(left);
+                let c = &done[child as usize * stride..(child as usize + 1) * stride];
+                for r in 1..=t {
+                    let p = a * self.inv_pool[r];
+                    win[r] += p * c[r - 1];
+                    ten[r] += p * c[t + r];
+                }
             }
         }
         // No useful draw: the hand stays, one draw fewer.
-        {
-            let (win, ten) = vals.split_at_mut(t + 1);
-            for r in 1..=t {
-                let m = f64::from(self.rest + r as u32);
-                let stay = (m - f64::from(total)) / m;
-                win[r] += stay * win[r - 1];
-                ten[r] += stay * ten[r - 1];
-            }
-            // Sums of fractions can exceed 1 by a rounding error; probabilities do not.
-            for v in win.iter_mut().chain(ten.iter_mut()) {
-                *v = v.min(1.0);
-            }
-            if s <= 0 {
-                ten.fill(1.0);
-            }
+        let total = f64::from(total);
+        for r in 1..=t {
+            let stay = 1.0 - total * self.inv_pool[r];
+            win[r] += stay * win[r - 1];
+            ten[r] += stay * ten[r - 1];
         }
-        let i = self.push(&vals);
+        // Sums of fractions can exceed 1 by a rounding error; probabilities do not.
+        for v in win.iter_mut().chain(ten.iter_mut()) {
+            *v = v.min(1.0);
+        }
+        if s <= 0 {
+            ten.fill(1.0);
+        }
+        let i = i as u32;
         self.memo13.insert(key, i);
         Ok(i)
     }
@@ -271,6 +297,7 @@ impl ExactSolver {
         h: &mut [u8; 34],
         target: i8,
         variant: Option<u8>,
+        candidates: u64,
     ) -> Result<u32, Stopped> {
         let key = pack(h, variant);
         if let Some(&i) = self.memo14.get(&key) {
@@ -278,33 +305,35 @@ impl ExactSolver {
         }
         self.tick()?;
         let stride = self.stride();
-        let mut best = vec![0.0f64; stride];
         let after = self.eval.shanten_after_each_discard(h);
+        let mut children = [ONE; 14];
+        let mut n = 0;
         for j in 0..34 {
             if h[j] == 0 || after[j] != target {
                 continue;
             }
             h[j] -= 1;
-            {
-                let child = self.values13(h, target, variant)?;
-                let base = child as usize * stride;
-                for (b, &c) in best.iter_mut().zip(&self.arena[base..base + stride]) {
-                    if c > *b {
-                        *b = c;
-                    }
+            let child = self.values13(h, target, variant, candidates);
+            h[j] += 1;
+            if n < children.len() {
+                children[n] = child?;
+                n += 1;
+            }
+        }
+        let i = self.arena.len() / stride;
+        self.arena.resize(self.arena.len() + stride, 0.0);
+        let (done, best) = self.arena.split_at_mut(i * stride);
+        for &child in &children[..n] {
+            let c = &done[child as usize * stride..(child as usize + 1) * stride];
+            for (b, &v) in best.iter_mut().zip(c) {
+                if v > *b {
+                    *b = v;
                 }
             }
-            h[j] += 1;
         }
-        let i = self.push(&best);
+        let i = i as u32;
         self.memo14.insert(key, i);
         Ok(i)
-    }
-
-    fn push(&mut self, vals: &[f64]) -> u32 {
-        let i = (self.arena.len() / self.stride()) as u32;
-        self.arena.extend_from_slice(vals);
-        i
     }
 }
 
