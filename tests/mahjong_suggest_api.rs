@@ -133,9 +133,9 @@ async fn call_decisions() {
     assert_eq!(r.meld_tiles, "");
 
     // 55m456p789s2346s7z (1-shanten) with 2 draws left; pon 5m, then discard 7z:
-    // 456p789s2346s is tenpai on 6s (234s + 6s tanki) and 9s (234s 678s + 9s tanki), 3 unseen copies each; discarding 6s instead waits on 7z alone (3).
-    // Pool after the offer: 136 - 13 - 1 = 122, so with the call
-    // P = 1 - (116/122)(115/121).
+    // 456p789s2346s is tenpai on 6s (234s + 6s tanki) and 9s (234s 678s + 9s tanki),
+    // 3 unseen copies each; discarding 6s instead waits on 7z alone (3). Pool after
+    // the offer: 136 - 13 - 1 = 122, so with the call P = 1 - (116/122)(115/121).
     let r = c
         .suggest_mahjong_call(SuggestMahjongCallRequest {
             draws_left: Some(2),
