@@ -544,3 +544,41 @@ fn dp_agrees_with_monte_carlo_on_17_draws() {
         }
     }
 }
+
+#[test]
+fn the_solver_stops_at_its_bounds() {
+    use gameai::mahjong::probability::exact::Stopped;
+    use std::time::{Duration, Instant};
+    let eval = Eval::new(0, Ruleset::Riichi, ANY_SUIT);
+    let h = counts("3667m23489p34688s");
+    let mut unseen = [4u8; 34];
+    for k in 0..34 {
+        unseen[k] -= h[k];
+    }
+    let mut solver = ExactSolver::new(eval, &h, &unseen, 12, None).with_state_limit(10);
+    assert_eq!(
+        solver.discard(&h, tile("3m").index()),
+        Err(Stopped::StateLimit(10))
+    );
+    let past = Instant::now() - Duration::from_millis(1);
+    let mut solver = ExactSolver::new(eval, &h, &unseen, 12, Some(past));
+    assert_eq!(
+        solver.discard(&h, tile("3s").index()),
+        Err(Stopped::Deadline)
+    );
+}
+
+#[test]
+fn no_draws_left() {
+    // Nothing more to draw: no win; tenpai only for hands already tenpai.
+    let advice = suggest_discard(
+        &hand("1239m456p789s1122z", "", Ruleset::General),
+        Some(0),
+        None,
+    )
+    .unwrap();
+    for c in &advice.candidates {
+        assert_eq!(c.win_probability, 0.0);
+        assert_eq!(c.tenpai_probability, if c.shanten == 0 { 1.0 } else { 0.0 });
+    }
+}

@@ -42,10 +42,13 @@ pub struct Odds {
     pub tenpai: f64,
 }
 
-/// Default bound on memoised states (3n+1 and 3n+2 together): about 2 million, which
-/// with 17 draws is under 600 MiB of arrays. Raise or lower with
-/// [`ExactSolver::with_state_limit`].
-pub const DEFAULT_STATE_LIMIT: usize = 2_000_000;
+/// Default memory bound of one solver: 256 MiB of value arrays and memo entries. The
+/// state limit is derived from it ([`ExactSolver::state_limit`]): about 800,000 states
+/// with 17 draws. Change it with [`ExactSolver::with_state_limit`].
+pub const DEFAULT_MEMORY_BYTES: usize = 256 << 20;
+
+/// Bytes per memo entry besides its values (key, index, hash-table slack).
+const ENTRY_OVERHEAD: usize = 48;
 
 /// Memoised DP over hand states for one situation: fixed melds, ruleset, unseen pool,
 /// horizon `T` draws.
@@ -78,7 +81,7 @@ impl ExactSolver {
     /// A solver for a hand `hand` (3n+1 or 3n+2 concealed tiles) with `unseen` the unseen
     /// pool (copies per kind), `draws` the horizon `T` (at most the pool size), `eval`
     /// the shanten judge for the melds and ruleset. `deadline`: stop with
-    /// [`Stopped::Deadline`] once it passes (checked every 256 states).
+    /// [`Stopped::Deadline`] once it passes (checked at the first state and every 256th).
     ///
     /// Panics never; a horizon beyond the pool is clamped to the pool size.
     pub fn new(
@@ -107,7 +110,7 @@ impl ExactSolver {
             memo14: HashMap::default(),
             arena: vec![1.0; stride],
             deadline,
-            state_limit: DEFAULT_STATE_LIMIT,
+            state_limit: DEFAULT_MEMORY_BYTES / (2 * (horizon + 1) * 8 + ENTRY_OVERHEAD),
             ticks: 0,
         }
     }
@@ -116,6 +119,11 @@ impl ExactSolver {
     pub fn with_state_limit(mut self, limit: usize) -> ExactSolver {
         self.state_limit = limit;
         self
+    }
+
+    /// The bound on memoised states; [`Stopped::StateLimit`] beyond it.
+    pub fn state_limit(&self) -> usize {
+        self.state_limit
     }
 
     /// The horizon `T` in draws.
@@ -174,7 +182,7 @@ impl ExactSolver {
         if self.memo13.len() + self.memo14.len() >= self.state_limit {
             return Err(Stopped::StateLimit(self.state_limit));
         }
-        if self.ticks.is_multiple_of(256)
+        if self.ticks % 256 == 1
             && let Some(d) = self.deadline
             && Instant::now() >= d
         {
