@@ -10,7 +10,7 @@ use gameai::mahjong::shanten::{
     self, shanten_forms, shanten_regular, shanten_seven_pairs, shanten_thirteen_orphans,
 };
 use gameai::mahjong::ukeire::{discards, ukeire};
-use gameai::mahjong::{Hand, Ruleset, Tile, TileCounts};
+use gameai::mahjong::{Hand, Meld, MeldKind, Ruleset, Tile, TileCounts};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -148,7 +148,7 @@ fn sichuan_needs_a_missing_suit() {
     // 11m 123s 789s: one meld short, 3 draws -> shanten 2.
     let h = Hand::parse(
         "11m456p123789s",
-        vec![gameai::mahjong::Meld::parse(gameai::mahjong::MeldKind::Pon, "222m").unwrap()],
+        vec![Meld::parse(MeldKind::Pon, "222m").unwrap()],
         "",
         Ruleset::Sichuan,
     )
@@ -383,9 +383,22 @@ proptest! {
     }
 
     #[test]
-    fn prop_parser_never_panics(s in "\\PC*") {
+    fn prop_parser_never_panics(s in "\\PC*", t in "[0-9mpsz]{0,20}") {
         let _ = s.parse::<TileCounts>();
         let _ = s.parse::<Tile>();
+        for kind in [MeldKind::Chi, MeldKind::Pon, MeldKind::OpenKan, MeldKind::ClosedKan, MeldKind::AddedKan] {
+            let _ = Meld::parse(kind, &s);
+            let _ = Meld::parse(kind, &t);
+        }
+        for ruleset in Ruleset::ALL {
+            // Whatever validates can be analysed without a panic.
+            for (hand, visible) in [(&s, &t), (&t, &s), (&t, &t)] {
+                if let Ok(h) = Hand::parse(hand, Vec::new(), visible, ruleset) {
+                    let _ = h.shanten_forms();
+                    let _ = h.is_winning();
+                }
+            }
+        }
     }
 
     #[test]

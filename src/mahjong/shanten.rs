@@ -181,12 +181,14 @@ impl Profile {
             let ge2 = ((x >> 1) | (x >> 2)) & BYTE_LSB;
             let nonzero = (x | ge2) & BYTE_LSB;
             let one = x & !ge2 & BYTE_LSB;
+            // Lanes are 0/1 (or small) bytes: a byte sum counts them without relying on
+            // a popcount instruction (not in the x86_64 baseline).
             p.total += byte_sum(x);
-            p.distinct_pairs += ge2.count_ones();
-            p.distinct_singles += one.count_ones();
+            p.distinct_pairs += byte_sum(ge2);
+            p.distinct_singles += byte_sum(one);
             p.quad_pairs += byte_sum((x >> 1) & 0x0303_0303_0303_0303);
-            p.odd_kinds += (x & BYTE_LSB).count_ones();
-            p.orphan_kinds += (nonzero & orphans).count_ones();
+            p.odd_kinds += byte_sum(x & BYTE_LSB);
+            p.orphan_kinds += byte_sum(nonzero & orphans);
             p.orphan_pair |= ge2 & orphans != 0;
         }
         p

@@ -80,6 +80,14 @@ struct Ranking<const LEN: usize, const LOW: usize> {
     size: usize,
 }
 
+/// `b[0] + 5 b[1] + 25 b[2] + 125 b[3]`, two digits at a time in one `u32`.
+#[inline(always)]
+fn base5(b: [u8; 4]) -> usize {
+    let x = u32::from_le_bytes(b);
+    let pairs = (x & 0x00ff_00ff) + ((x >> 8) & 0x00ff_00ff) * 5;
+    ((pairs & 0xffff) + (pairs >> 16) * 25) as usize
+}
+
 /// Row of `Ranking::high` for an out-of-domain prefix (all zero offsets).
 const BAD_PREFIX: u32 = 15;
 
@@ -146,20 +154,21 @@ impl<const LEN: usize, const LOW: usize> Ranking<LEN, LOW> {
         }
     }
 
+    /// Rank from the base-5 numbers of entries `0..LOW` and `LOW..LEN`.
     #[inline(always)]
-    fn rank(&self, counts: &[u8]) -> usize {
-        let mut lo = 0usize;
-        for i in (0..LOW).rev() {
-            lo = lo * 5 + counts[i] as usize;
-        }
-        let mut hi = 0usize;
-        for i in (LOW..LEN).rev() {
-            hi = hi * 5 + counts[i] as usize;
-        }
+    fn lookup(&self, lo: usize, hi: usize) -> usize {
         let a = self.low.get(lo).copied().unwrap_or(BAD_PREFIX << 24);
         let row = (a >> 24) as usize * 5usize.pow(Self::HIGH as u32);
         let b = self.high.get(row + hi).copied().unwrap_or(0);
         (a & 0x00ff_ffff) as usize + b as usize
+    }
+
+    /// Rank of `counts[..LEN]` (entries past the slice's end read as 0).
+    fn rank(&self, counts: &[u8]) -> usize {
+        let digit = |i: usize| counts.get(i).copied().unwrap_or(0) as usize;
+        let lo = (0..LOW).rev().fold(0, |n, i| n * 5 + digit(i));
+        let hi = (LOW..LEN).rev().fold(0, |n, i| n * 5 + digit(i));
+        self.lookup(lo, hi)
     }
 
     fn bytes(&self) -> usize {
@@ -217,17 +226,29 @@ const fn pack(d: &[u8; TARGETS]) -> u64 {
 
 impl Tables {
     /// Packed distances of one numbered suit: `counts` holds its 9 ranks (each <= 4,
-    /// sum <= 14; other inputs give an unspecified value, never a panic).
+    /// sum <= 14; other values give an unspecified value, another length `EMPTY_PART`;
+    /// never a panic).
     #[inline(always)]
     pub fn suit(&self, counts: &[u8]) -> PartDistances {
-        let i = self.suit_rank.rank(counts);
+        let Ok(c) = <&[u8; 9]>::try_from(counts) else {
+            return EMPTY_PART;
+        };
+        let lo = base5([c[0], c[1], c[2], c[3]]) + 625 * c[4] as usize;
+        let hi = base5([c[5], c[6], c[7], c[8]]);
+        let i = self.suit_rank.lookup(lo, hi);
         self.suit.get(i).copied().unwrap_or(EMPTY_PART)
     }
 
-    /// Packed distances of the honours: `counts` holds the 7 honour kinds.
+    /// Packed distances of the honours: `counts` holds the 7 honour kinds (each <= 4,
+    /// sum <= 14; other values give an unspecified value, another length `EMPTY_PART`).
     #[inline(always)]
     pub fn honour(&self, counts: &[u8]) -> PartDistances {
-        let i = self.honour_rank.rank(counts);
+        let Ok(c) = <&[u8; 7]>::try_from(counts) else {
+            return EMPTY_PART;
+        };
+        let lo = base5([c[0], c[1], c[2], c[3]]);
+        let hi = c[4] as usize + 5 * c[5] as usize + 25 * c[6] as usize;
+        let i = self.honour_rank.lookup(lo, hi);
         self.honour.get(i).copied().unwrap_or(EMPTY_PART)
     }
 
@@ -441,6 +462,21 @@ mod tests {
         for (i, v) in all.iter().enumerate() {
             assert_eq!(r.rank(&v[..7]), i);
         }
+    }
+
+    #[test]
+    fn fast_lookups_use_the_same_ranks() {
+        let t = get();
+        let r = Ranking::<9, 5>::new();
+        for (i, v) in r.enumerate().iter().enumerate().step_by(13) {
+            assert_eq!(t.suit(&v[..9]), t.suit[i]);
+        }
+        let r = Ranking::<7, 4>::new();
+        for (i, v) in r.enumerate().iter().enumerate() {
+            assert_eq!(t.honour(&v[..7]), t.honour[i]);
+        }
+        assert_eq!(t.suit(&[1, 2, 3]), EMPTY_PART);
+        assert_eq!(t.honour(&[]), EMPTY_PART);
     }
 
     #[test]
