@@ -1,12 +1,11 @@
 //! `gameai.v1.MahjongService`: translation between the proto messages and the mahjong
 //! engine (`crate::mahjong`).
 //!
-//! Until the engine is wired in, every method answers `UNIMPLEMENTED` naming the
-//! missing capability.
+//! `AnalyzeMahjongHand` is in `mod analyze` (shanten and ukeire); `SuggestMahjongDiscard`
+//! and `SuggestMahjongCall` are in `mod suggest` (win probability, `crate::mahjong::strategy`).
 
 use tonic::{Request, Response, Status};
 
-use super::error::unimplemented;
 use crate::proto::mahjong_service_server::MahjongService;
 use crate::proto::{
     AnalyzeMahjongHandRequest, AnalyzeMahjongHandResponse, SuggestMahjongCallRequest,
