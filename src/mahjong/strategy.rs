@@ -34,7 +34,7 @@ pub enum DecisionError {
     #[error("hand has {0} tiles; a call decision needs 3n+1 tiles")]
     CallNeedsWaitingHand(usize),
     /// More draws than unseen tiles.
-    #[error("draws_left {draws} exceeds the {pool} unseen tiles")]
+    #[error("{draws} draws exceed the {pool} unseen tiles")]
     DrawsBeyondPool {
         /// Draws asked for.
         draws: u32,
