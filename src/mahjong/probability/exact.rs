@@ -77,6 +77,9 @@ pub struct ExactSolver {
 /// Arena entry whose win and tenpai values are 1 for every `r` (a winning draw).
 const ONE: u32 = 0;
 
+/// Arena entry whose values are 0 for every `r` (a hand too far from tenpai).
+const ZERO: u32 = 1;
+
 impl ExactSolver {
     /// A solver for a hand `hand` (3n+1 or 3n+2 concealed tiles) with `unseen` the unseen
     /// pool (copies per kind), `draws` the horizon `T` (at most the pool size), `eval`
@@ -108,7 +111,7 @@ impl ExactSolver {
                 .collect(),
             memo13: HashMap::default(),
             memo14: HashMap::default(),
-            arena: vec![1.0; stride],
+            arena: [vec![1.0; stride], vec![0.0; stride]].concat(),
             deadline,
             state_limit: DEFAULT_MEMORY_BYTES / (2 * (horizon + 1) * 8 + ENTRY_OVERHEAD),
             ticks: 0,
@@ -205,6 +208,12 @@ impl ExactSolver {
         let key = pack(h, variant);
         if let Some(&i) = self.memo13.get(&key) {
             return Ok(i);
+        }
+        // Pruning: shanten s needs s draws to tenpai and s + 1 to win; with fewer in
+        // the whole horizon, every value is 0 and nothing is expanded.
+        if s > 0 && s as usize > self.horizon {
+            self.memo13.insert(key, ZERO);
+            return Ok(ZERO);
         }
         self.tick()?;
         // Useful kinds with the copies left in the pool.

@@ -72,7 +72,11 @@
 //! draws left at once (one array per state, computed once), so one state costs one
 //! ukeire scan plus one scan of the advancing discards per useful kind; states are
 //! shared between the candidate first discards. A hand at shanten `s` needs `s + 1`
-//! useful draws, so values for fewer draws are zero without expanding anything.
+//! useful draws to win (`s` to reach tenpai): its values for fewer draws come out 0,
+//! and a hand with `s` beyond the horizon is not expanded at all. (Along a line of play
+//! of the class, shanten and draws left fall together, so no deeper pruning exists.)
+//! Useful kinds are only looked for among those of the hand a state advanced from (a
+//! superset, by the lemma).
 //! Independently checked in `tests/mahjong_probability.rs` against a brute force that
 //! enumerates every draw sequence with the real shrinking pool, and against a Monte
 //! Carlo simulation of shuffled walls.
