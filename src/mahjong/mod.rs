@@ -6,14 +6,18 @@
 //! - [`tables`]: winning-set distance tables, built once per process (seed 003);
 //! - [`shanten`]: shanten per form and winning-hand detection;
 //! - [`ukeire`]: effective tiles with their unseen copies;
-//! - [`hand`]: a validated hand (concealed tiles, melds, visible tiles, ruleset).
+//! - [`hand`]: a validated hand (concealed tiles, melds, visible tiles, ruleset);
+//! - [`probability`]: exact win / tenpai probability within the draws left (issue 6);
+//! - [`strategy`]: discard and call decisions by that probability.
 
 pub mod error;
 pub mod hand;
 pub mod meld;
 pub mod merge;
+pub mod probability;
 pub mod rules;
 pub mod shanten;
+pub mod strategy;
 pub mod tables;
 pub mod tile;
 pub mod ukeire;

@@ -1,12 +1,11 @@
 //! `gameai.v1.MahjongService`: translation between the proto messages and the mahjong
 //! engine (`crate::mahjong`).
 //!
-//! Until the engine is wired in, every method answers `UNIMPLEMENTED` naming the
-//! missing capability.
+//! `AnalyzeMahjongHand` is in `mod analyze` (shanten and ukeire); `SuggestMahjongDiscard`
+//! and `SuggestMahjongCall` are in `mod suggest` (win probability, `crate::mahjong::strategy`).
 
 use tonic::{Request, Response, Status};
 
-use super::error::unimplemented;
 use crate::proto::mahjong_service_server::MahjongService;
 use crate::proto::{
     AnalyzeMahjongHandRequest, AnalyzeMahjongHandResponse, SuggestMahjongCallRequest,
@@ -23,14 +22,14 @@ impl MahjongService for MahjongApi {
         &self,
         request: Request<SuggestMahjongDiscardRequest>,
     ) -> Result<Response<SuggestMahjongDiscardResponse>, Status> {
-        suggest_discard(request)
+        suggest::discard(request).await
     }
 
     async fn suggest_mahjong_call(
         &self,
         request: Request<SuggestMahjongCallRequest>,
     ) -> Result<Response<SuggestMahjongCallResponse>, Status> {
-        suggest_call(request)
+        suggest::call(request).await
     }
 
     async fn analyze_mahjong_hand(
@@ -39,24 +38,6 @@ impl MahjongService for MahjongApi {
     ) -> Result<Response<AnalyzeMahjongHandResponse>, Status> {
         analyze_hand(request)
     }
-}
-
-fn suggest_discard(
-    _request: Request<SuggestMahjongDiscardRequest>,
-) -> Result<Response<SuggestMahjongDiscardResponse>, Status> {
-    Err(unimplemented(
-        "SuggestMahjongDiscard",
-        "the mahjong discard engine (win probability)",
-    ))
-}
-
-fn suggest_call(
-    _request: Request<SuggestMahjongCallRequest>,
-) -> Result<Response<SuggestMahjongCallResponse>, Status> {
-    Err(unimplemented(
-        "SuggestMahjongCall",
-        "the mahjong call engine (chi / pon / kan / win)",
-    ))
 }
 
 fn analyze_hand(
@@ -188,5 +169,213 @@ mod analyze {
             response.ukeire = Some(ukeire_to_proto(&u));
         }
         response
+    }
+}
+
+/// SuggestMahjongDiscard and SuggestMahjongCall: validation and translation around
+/// [`crate::mahjong::strategy`] (the model is documented in
+/// [`crate::mahjong::probability`]).
+mod suggest {
+    use std::time::Instant;
+
+    use tonic::{Request, Response, Status};
+
+    use crate::mahjong::hand::{Hand, HandField, InvalidHand};
+    use crate::mahjong::meld::{Meld, MeldKind};
+    use crate::mahjong::rules::Ruleset;
+    use crate::mahjong::strategy::{self, CallAction, DecisionError, From};
+    use crate::mahjong::tile::{Tile, TileCounts};
+    use crate::mahjong::{MahjongError, ukeire};
+    use crate::proto;
+    use crate::service::error::invalid_argument;
+    use crate::service::{run_blocking, work_deadline};
+
+    /// `SuggestMahjongDiscard`: every distinct discard of a 3n+2 hand ranked by win
+    /// probability within the draws left.
+    ///
+    /// INVALID_ARGUMENT naming the field: `ruleset` (unknown value), `hand` (not mpsz,
+    /// not 3n+2 tiles, honours under SICHUAN), `melds[i].kind` / `melds[i].tiles` (bad
+    /// meld), `melds` (a chi under SICHUAN, a fifth copy), `visible` (not mpsz, a fifth
+    /// copy across hand + melds + visible), `draws_left` (more than the unseen tiles).
+    pub async fn discard(
+        request: Request<proto::SuggestMahjongDiscardRequest>,
+    ) -> Result<Response<proto::SuggestMahjongDiscardResponse>, Status> {
+        let started = Instant::now();
+        let deadline = work_deadline(&request, request.get_ref().budget_ms);
+        let req = request.into_inner();
+        let ruleset = ruleset(req.ruleset)?;
+        let hand = hand(&req.hand, &req.melds, &req.visible, ruleset)?;
+        let draws = req.draws_left;
+        let advice = run_blocking(move || strategy::suggest_discard(&hand, draws, Some(deadline)))
+            .await?
+            .map_err(decision_error)?;
+        let mut candidates: Vec<proto::DiscardCandidate> = advice
+            .candidates
+            .iter()
+            .map(|c| proto::DiscardCandidate {
+                tile: c.tile.to_string(),
+                shanten: i32::from(c.shanten),
+                ukeire: Some(ukeire_message(&c.ukeire)),
+                win_probability: c.win_probability,
+                tenpai_probability: c.tenpai_probability,
+            })
+            .collect();
+        if req.max_candidates > 0 {
+            candidates.truncate(req.max_candidates as usize);
+        }
+        Ok(Response::new(proto::SuggestMahjongDiscardResponse {
+            is_winning: advice.is_winning,
+            discard: advice.discard().map(|t| t.to_string()).unwrap_or_default(),
+            candidates,
+            draws_left: advice.draws_left,
+            stats: Some(stats(started, deadline, advice.states, advice.exact)),
+        }))
+    }
+
+    /// `SuggestMahjongCall`: pass, chi, pon, kan or win on an offered discard.
+    ///
+    /// INVALID_ARGUMENT naming the field: as [`discard`] (with `hand` needing 3n+1
+    /// tiles), plus `offered_tile` (not exactly one tile, an honour under SICHUAN, a
+    /// fifth copy) and `from` (unspecified or unknown).
+    pub async fn call(
+        request: Request<proto::SuggestMahjongCallRequest>,
+    ) -> Result<Response<proto::SuggestMahjongCallResponse>, Status> {
+        let started = Instant::now();
+        let deadline = work_deadline(&request, request.get_ref().budget_ms);
+        let req = request.into_inner();
+        let ruleset = ruleset(req.ruleset)?;
+        let hand = hand(&req.hand, &req.melds, &req.visible, ruleset)?;
+        let offered: Tile = req
+            .offered_tile
+            .parse()
+            .map_err(|e| invalid_argument("offered_tile", e))?;
+        let from = match proto::From::try_from(req.from) {
+            Ok(proto::From::Left) => From::Left,
+            Ok(proto::From::Across) => From::Across,
+            Ok(proto::From::Right) => From::Right,
+            _ => {
+                return Err(invalid_argument(
+                    "from",
+                    format!(
+                        "{} is not a seat; use FROM_LEFT, FROM_ACROSS or FROM_RIGHT",
+                        req.from
+                    ),
+                ));
+            }
+        };
+        let draws = req.draws_left;
+        let advice = run_blocking(move || {
+            strategy::suggest_call(&hand, offered, from, draws, Some(deadline))
+        })
+        .await?
+        .map_err(decision_error)?;
+        Ok(Response::new(proto::SuggestMahjongCallResponse {
+            action: match advice.action {
+                CallAction::Pass => proto::CallAction::Pass,
+                CallAction::Chi => proto::CallAction::Chi,
+                CallAction::Pon => proto::CallAction::Pon,
+                CallAction::Kan => proto::CallAction::Kan,
+                CallAction::Win => proto::CallAction::Win,
+            } as i32,
+            meld_tiles: advice.meld.map(|m| m.to_string()).unwrap_or_default(),
+            discard: advice.discard.map(|t| t.to_string()).unwrap_or_default(),
+            win_probability_with_call: advice.with_call,
+            win_probability_without_call: advice.without_call,
+            reason: advice.reason,
+            stats: Some(stats(started, deadline, advice.states, advice.exact)),
+        }))
+    }
+
+    /// The ruleset; UNSPECIFIED is GENERAL.
+    fn ruleset(value: i32) -> Result<Ruleset, Status> {
+        match proto::Ruleset::try_from(value) {
+            Ok(proto::Ruleset::Unspecified | proto::Ruleset::General) => Ok(Ruleset::General),
+            Ok(proto::Ruleset::Sichuan) => Ok(Ruleset::Sichuan),
+            Ok(proto::Ruleset::Riichi) => Ok(Ruleset::Riichi),
+            Err(_) => Err(invalid_argument(
+                "ruleset",
+                format!("{value} is not a ruleset"),
+            )),
+        }
+    }
+
+    /// Parses and validates hand, melds and visible tiles.
+    fn hand(
+        concealed: &str,
+        melds: &[proto::Meld],
+        visible: &str,
+        ruleset: Ruleset,
+    ) -> Result<Hand, Status> {
+        let concealed: TileCounts = concealed.parse().map_err(|e| invalid_argument("hand", e))?;
+        let visible: TileCounts = visible
+            .parse()
+            .map_err(|e| invalid_argument("visible", e))?;
+        let mut parsed = Vec::with_capacity(melds.len());
+        for (i, m) in melds.iter().enumerate() {
+            let kind = match proto::MeldKind::try_from(m.kind) {
+                Ok(proto::MeldKind::Chi) => MeldKind::Chi,
+                Ok(proto::MeldKind::Pon) => MeldKind::Pon,
+                Ok(proto::MeldKind::OpenKan) => MeldKind::OpenKan,
+                Ok(proto::MeldKind::ClosedKan) => MeldKind::ClosedKan,
+                Ok(proto::MeldKind::AddedKan) => MeldKind::AddedKan,
+                _ => {
+                    return Err(invalid_argument(
+                        &format!("melds[{i}].kind"),
+                        MahjongError::UnspecifiedMeldKind,
+                    ));
+                }
+            };
+            let meld = Meld::parse(kind, &m.tiles)
+                .map_err(|e| invalid_argument(&format!("melds[{i}].tiles"), e))?;
+            parsed.push(meld);
+        }
+        Hand::new(concealed, parsed, visible, ruleset).map_err(|InvalidHand { field, error }| {
+            let name = match field {
+                HandField::Hand => "hand",
+                HandField::Melds => "melds",
+                HandField::Visible => "visible",
+            };
+            invalid_argument(name, error)
+        })
+    }
+
+    /// The field a decision error is about.
+    fn decision_error(e: DecisionError) -> Status {
+        let field = match e {
+            DecisionError::DiscardNeedsDrawnTile(_) | DecisionError::CallNeedsWaitingHand(_) => {
+                "hand"
+            }
+            DecisionError::DrawsBeyondPool { .. } => "draws_left",
+            DecisionError::OfferedFifthCopy(_) | DecisionError::OfferedNotInSet { .. } => {
+                "offered_tile"
+            }
+        };
+        invalid_argument(field, e)
+    }
+
+    fn ukeire_message(u: &ukeire::Ukeire) -> proto::Ukeire {
+        proto::Ukeire {
+            tiles: u
+                .tiles
+                .iter()
+                .map(|(t, n)| proto::TileCount {
+                    tile: t.to_string(),
+                    count: u32::from(*n),
+                })
+                .collect(),
+            total: u.total,
+        }
+    }
+
+    fn stats(started: Instant, deadline: Instant, states: u64, exact: bool) -> proto::ComputeStats {
+        proto::ComputeStats {
+            elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+            nodes: states,
+            exact,
+            budget_ms: deadline
+                .saturating_duration_since(started)
+                .as_millis()
+                .min(u128::from(u32::MAX)) as u32,
+        }
     }
 }

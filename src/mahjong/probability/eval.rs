@@ -1,0 +1,301 @@
+//! The shanten judge the probability code uses: [`crate::mahjong::shanten`] fixed to one
+//! situation (melds called, ruleset, suits a SICHUAN hand may still lack), plus scans
+//! of "every hand one tile away" that update the changed suit only (the DP's inner
+//! loop: one scan per hand state).
+
+use crate::mahjong::merge::merge;
+use crate::mahjong::rules::{Ruleset, SevenPairsRule};
+use crate::mahjong::shanten::{self, LackableSuits};
+use crate::mahjong::tables::{self, BARRED_PART, PartDistances};
+
+/// Bit mask of all 34 kinds.
+pub const ALL_KINDS: u64 = (1 << 34) - 1;
+
+/// Shanten for fixed melds and ruleset. `Copy`, cheap to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Eval {
+    melds: u8,
+    ruleset: Ruleset,
+    lackable: LackableSuits,
+}
+
+impl Eval {
+    /// A judge for hands with `melds` called under `ruleset`; `lackable` is the mask of
+    /// suits a SICHUAN hand may lack (bit 0 m, 1 p, 2 s; ignored by other rulesets).
+    pub fn new(melds: u8, ruleset: Ruleset, lackable: LackableSuits) -> Eval {
+        Eval {
+            melds,
+            ruleset,
+            lackable,
+        }
+    }
+
+    /// Melds called.
+    pub fn melds(&self) -> u8 {
+        self.melds
+    }
+
+    /// The ruleset.
+    pub fn ruleset(&self) -> Ruleset {
+        self.ruleset
+    }
+
+    /// Suits a SICHUAN hand may lack (bit 0 m, 1 p, 2 s).
+    pub fn lackable(&self) -> LackableSuits {
+        self.lackable
+    }
+
+    /// Shanten of the concealed `hand` (3n+1 or 3n+2 tiles, n = 4 - melds): the minimum
+    /// over the ruleset's forms, `-1` = complete.
+    #[inline]
+    pub fn shanten(&self, hand: &[u8; 34]) -> i8 {
+        shanten::shanten_lacking(hand, self.melds, self.ruleset, self.lackable)
+    }
+
+    /// Whether the 3n+2 `hand` is a winning hand.
+    pub fn is_winning(&self, hand: &[u8; 34]) -> bool {
+        hand.iter().map(|&c| c as usize).sum::<usize>() % 3 == 2 && self.shanten(hand) == -1
+    }
+
+    /// Shanten of `hand` plus one copy of each kind: `out[k]` for `k` with fewer than 4
+    /// copies in `hand` (others get [`shanten::NEVER`]). Equal to [`Eval::shanten`] of
+    /// each such hand (unit-tested against it), but incremental: only the changed
+    /// suit's table entry is looked up, the merge is skipped when that entry did not
+    /// change, and the seven-pairs / thirteen-orphans figures are updated in O(1).
+    pub fn shanten_after_each_draw(&self, hand: &mut [u8; 34]) -> [i8; 34] {
+        self.scan(hand, 1, ALL_KINDS)
+    }
+
+    /// [`Eval::shanten_after_each_draw`] for the kinds in `mask` only (bit `k` = kind
+    /// `k`); the others get [`shanten::NEVER`].
+    pub fn shanten_after_draws(&self, hand: &mut [u8; 34], mask: u64) -> [i8; 34] {
+        self.scan(hand, 1, mask)
+    }
+
+    /// Shanten of `hand` minus one copy of each kind it holds (others get
+    /// [`shanten::NEVER`]), computed as incrementally as
+    /// [`Eval::shanten_after_each_draw`].
+    pub fn shanten_after_each_discard(&self, hand: &mut [u8; 34]) -> [i8; 34] {
+        self.scan(hand, -1, ALL_KINDS)
+    }
+
+    fn scan(&self, hand: &mut [u8; 34], delta: i8, mask: u64) -> [i8; 34] {
+        let t = tables::get();
+        let parts = shanten::part_distances(hand);
+        let needed = 4usize.saturating_sub(self.melds as usize);
+        let sichuan = self.ruleset.requires_missing_suit();
+        let regular_of = |p: &[PartDistances; 4]| -> i8 {
+            if sichuan {
+                let mut best = shanten::NEVER;
+                for suit in 0..3 {
+                    if self.lackable & (1 << suit) != 0 {
+                        let mut q = *p;
+                        q[suit] = BARRED_PART;
+                        q[3] = BARRED_PART;
+                        best = best.min(merge(&q, needed) as i8 - 1);
+                    }
+                }
+                best
+            } else {
+                merge(p, needed) as i8 - 1
+            }
+        };
+        let base_regular = regular_of(&parts);
+        // The closed forms apply to closed hands of 13 or 14 tiles (after the change).
+        let total = hand.iter().map(|&c| c as i32).sum::<i32>() + i32::from(delta);
+        let closed = (self.melds == 0 && (total == 13 || total == 14)).then(|| Closed::of(hand));
+        let rule = self.ruleset.seven_pairs();
+        let mut out = [shanten::NEVER; 34];
+        let mut bits = mask & ALL_KINDS;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let c = hand[k];
+            if (delta > 0 && c >= 4) || (delta < 0 && c == 0) {
+                continue;
+            }
+            let suit = k / 9;
+            hand[k] = c.wrapping_add_signed(delta);
+            let part = if suit == 3 {
+                t.honour(&hand[27..34])
+            } else {
+                t.suit(&hand[suit * 9..suit * 9 + 9])
+            };
+            hand[k] = c;
+            let regular = if part == parts[suit] {
+                base_regular
+            } else {
+                let mut p = parts;
+                p[suit] = part;
+                regular_of(&p)
+            };
+            out[k] = match &closed {
+                Some(closed) => {
+                    let after = closed.changed(k, c, delta);
+                    let mut best = regular.min(after.seven_pairs(rule, sichuan, self.lackable));
+                    if !sichuan {
+                        best = best.min(after.thirteen_orphans());
+                    }
+                    best
+                }
+                None => regular,
+            };
+        }
+        out
+    }
+}
+
+/// Seven-pairs and thirteen-orphans statistics of a closed hand, per part (m, p, s,
+/// honours), updatable in O(1) when one tile is added or removed. Same definitions as
+/// [`crate::mahjong::shanten`]: distinct pairs / singles (RIICHI), `count / 2` pairs
+/// and odd kinds (quads as two pairs), orphan kinds and orphan kinds held twice.
+#[derive(Clone, Copy)]
+struct Closed {
+    distinct_pairs: [i8; 4],
+    distinct_singles: [i8; 4],
+    quad_pairs: [i8; 4],
+    odd_kinds: [i8; 4],
+    orphan_kinds: i8,
+    orphan_pairs: i8,
+}
+
+fn is_orphan(k: usize) -> bool {
+    k >= 27 || k.is_multiple_of(9) || k % 9 == 8
+}
+
+impl Closed {
+    fn of(hand: &[u8; 34]) -> Closed {
+        let mut out = Closed {
+            distinct_pairs: [0; 4],
+            distinct_singles: [0; 4],
+            quad_pairs: [0; 4],
+            odd_kinds: [0; 4],
+            orphan_kinds: 0,
+            orphan_pairs: 0,
+        };
+        for (k, &c) in hand.iter().enumerate() {
+            let part = k / 9;
+            out.distinct_pairs[part] += (c >= 2) as i8;
+            out.distinct_singles[part] += (c == 1) as i8;
+            out.quad_pairs[part] += (c / 2) as i8;
+            out.odd_kinds[part] += (c % 2) as i8;
+            if is_orphan(k) {
+                out.orphan_kinds += (c > 0) as i8;
+                out.orphan_pairs += (c >= 2) as i8;
+            }
+        }
+        out
+    }
+
+    /// The statistics after kind `k` goes from `c` copies to `c + delta` (delta = ±1).
+    fn changed(&self, k: usize, c: u8, delta: i8) -> Closed {
+        let mut out = *self;
+        let after = c.wrapping_add_signed(delta);
+        let part = k / 9;
+        let f = |x: bool| x as i8;
+        out.distinct_pairs[part] += f(after >= 2) - f(c >= 2);
+        out.distinct_singles[part] += f(after == 1) - f(c == 1);
+        out.quad_pairs[part] += (after / 2) as i8 - (c / 2) as i8;
+        out.odd_kinds[part] += (after % 2) as i8 - (c % 2) as i8;
+        if is_orphan(k) {
+            out.orphan_kinds += f(after > 0) - f(c > 0);
+            out.orphan_pairs += f(after >= 2) - f(c >= 2);
+        }
+        out
+    }
+
+    fn seven_pairs(&self, rule: SevenPairsRule, sichuan: bool, lackable: LackableSuits) -> i8 {
+        let (pairs, singles) = match rule {
+            SevenPairsRule::DistinctPairs => (&self.distinct_pairs, &self.distinct_singles),
+            SevenPairsRule::QuadsAsTwoPairs => (&self.quad_pairs, &self.odd_kinds),
+        };
+        let value = |p: i8, s: i8| {
+            let need = 7 - p.min(7);
+            need + (need - s.min(7)).max(0) - 1
+        };
+        if !sichuan {
+            return value(pairs.iter().sum(), singles.iter().sum());
+        }
+        // SICHUAN: the lacked suit and the honours are surplus.
+        let mut best = shanten::NEVER;
+        for lack in 0..3 {
+            if lackable & (1 << lack) != 0 {
+                let kept = |v: &[i8; 4]| (0..3).filter(|&s| s != lack).map(|s| v[s]).sum();
+                best = best.min(value(kept(pairs), kept(singles)));
+            }
+        }
+        best
+    }
+
+    fn thirteen_orphans(&self) -> i8 {
+        13 - self.orphan_kinds.min(13) - (self.orphan_pairs > 0) as i8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The incremental scans equal the full shanten of every changed hand, for every
+    /// ruleset, meld count and lackable mask, on random hands.
+    #[test]
+    fn scans_equal_full_shanten() {
+        let mut rng = StdRng::seed_from_u64(34);
+        for _ in 0..3000 {
+            let ruleset = Ruleset::ALL[rng.random_range(0..3)];
+            let melds = rng.random_range(0..=4u8);
+            let lackable = rng.random_range(0..8u8);
+            let kinds = if ruleset.has_honours() { 34 } else { 27 };
+            let size = 3 * (4 - melds as usize) + rng.random_range(1..=2);
+            let mut hand = [0u8; 34];
+            let mut n = 0;
+            while n < size {
+                // Clustered hands (few kinds) as well as spread ones.
+                let k = if rng.random_bool(0.5) {
+                    rng.random_range(0..kinds.min(12))
+                } else {
+                    rng.random_range(0..kinds)
+                };
+                if hand[k] < 4 {
+                    hand[k] += 1;
+                    n += 1;
+                }
+            }
+            let eval = Eval::new(melds, ruleset, lackable);
+            let draws = eval.shanten_after_each_draw(&mut hand);
+            let mask = rng.random::<u64>() & ALL_KINDS;
+            let masked = eval.shanten_after_draws(&mut hand, mask);
+            for k in 0..34 {
+                let want = if mask & (1 << k) != 0 {
+                    draws[k]
+                } else {
+                    shanten::NEVER
+                };
+                assert_eq!(masked[k], want);
+            }
+            let discards = eval.shanten_after_each_discard(&mut hand);
+            for k in 0..34 {
+                if hand[k] < 4 {
+                    hand[k] += 1;
+                    assert_eq!(
+                        draws[k],
+                        eval.shanten(&hand),
+                        "draw {k} {hand:?} {ruleset:?} {melds} {lackable}"
+                    );
+                    hand[k] -= 1;
+                }
+                if hand[k] > 0 {
+                    hand[k] -= 1;
+                    assert_eq!(
+                        discards[k],
+                        eval.shanten(&hand),
+                        "discard {k} {hand:?} {ruleset:?} {melds} {lackable}"
+                    );
+                    hand[k] += 1;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,336 @@
+//! Black-box: SuggestMahjongDiscard and SuggestMahjongCall through a real gRPC client
+//! against a server on an ephemeral port. Expected figures are hand-worked in comments.
+
+mod common;
+
+use common::start_default;
+use gameai::proto::mahjong_service_client::MahjongServiceClient;
+use gameai::proto::{
+    CallAction, From, Meld, MeldKind, Ruleset, SuggestMahjongCallRequest,
+    SuggestMahjongDiscardRequest,
+};
+use tonic::Code;
+use tonic::transport::Channel;
+
+fn discard_request(hand: &str) -> SuggestMahjongDiscardRequest {
+    SuggestMahjongDiscardRequest {
+        hand: hand.into(),
+        ..Default::default()
+    }
+}
+
+fn call_request(hand: &str, offered: &str, from: From) -> SuggestMahjongCallRequest {
+    SuggestMahjongCallRequest {
+        hand: hand.into(),
+        offered_tile: offered.into(),
+        from: from as i32,
+        ..Default::default()
+    }
+}
+
+fn client(channel: &Channel) -> MahjongServiceClient<Channel> {
+    MahjongServiceClient::new(channel.clone())
+}
+
+#[tokio::test]
+async fn discard_ranks_every_tile_and_reports_exact_figures() {
+    let server = start_default().await;
+    let mut c = client(&server.channel);
+
+    // 1239m456p789s1122z with one draw left: only discarding 9m leaves tenpai (waits 1z
+    // and 2z, two unseen copies each); the pool is 136 - 14 = 122 tiles, so the best
+    // candidate wins with probability 4/122.
+    let response = c
+        .suggest_mahjong_discard(SuggestMahjongDiscardRequest {
+            draws_left: Some(1),
+            ..discard_request("1239m456p789s1122z")
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!response.is_winning);
+    assert_eq!(response.discard, "9m");
+    assert_eq!(response.draws_left, 1);
+    // 12 distinct tiles: 1 2 3 9m, 4 5 6p, 7 8 9s, 1 2z.
+    assert_eq!(response.candidates.len(), 12);
+    let best = &response.candidates[0];
+    assert_eq!(best.tile, "9m");
+    assert_eq!(best.shanten, 0);
+    assert!((best.win_probability - 4.0 / 122.0).abs() < 1e-15);
+    assert_eq!(best.tenpai_probability, 1.0);
+    let ukeire = best.ukeire.as_ref().unwrap();
+    assert_eq!(ukeire.total, 4);
+    let waits: Vec<(&str, u32)> = ukeire
+        .tiles
+        .iter()
+        .map(|t| (t.tile.as_str(), t.count))
+        .collect();
+    assert_eq!(waits, vec![("1z", 2), ("2z", 2)]);
+    let stats = response.stats.unwrap();
+    assert!(stats.exact);
+    assert!(stats.nodes > 0);
+    assert!(stats.budget_ms > 0);
+
+    // max_candidates trims the list; unset draws_left uses the documented default:
+    // (122 unseen - 39 in others' hands) / 4 = 20 under GENERAL.
+    let response = c
+        .suggest_mahjong_discard(SuggestMahjongDiscardRequest {
+            max_candidates: 3,
+            ..discard_request("1239m456p789s1122z")
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(response.candidates.len(), 3);
+    assert_eq!(response.draws_left, 20);
+    assert_eq!(response.discard, "9m");
+
+    // A winning hand says so.
+    let response = c
+        .suggest_mahjong_discard(discard_request("123m456p789s11122z"))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(response.is_winning);
+}
+
+#[tokio::test]
+async fn an_exhausted_budget_falls_back_to_the_estimate() {
+    let server = start_default().await;
+    // 6-shanten junk with 17 draws: the exact DP needs far more than 1 ms.
+    let response = client(&server.channel)
+        .suggest_mahjong_discard(SuggestMahjongDiscardRequest {
+            draws_left: Some(17),
+            budget_ms: 1,
+            ..discard_request("147m258p369s12345z")
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let stats = response.stats.unwrap();
+    assert!(!stats.exact);
+    assert_eq!(stats.budget_ms, 1);
+    assert_eq!(response.candidates.len(), 14);
+    for c in &response.candidates {
+        assert!((0.0..=1.0).contains(&c.win_probability));
+        assert!((0.0..=1.0).contains(&c.tenpai_probability));
+    }
+}
+
+#[tokio::test]
+async fn call_decisions() {
+    let server = start_default().await;
+    let mut c = client(&server.channel);
+
+    // 123m456p789s1122z + 1z: 111z and 22z complete the hand — win on the discard.
+    let r = c
+        .suggest_mahjong_call(call_request("123m456p789s1122z", "1z", From::Across))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.action(), CallAction::Win);
+    assert_eq!(r.win_probability_with_call, 1.0);
+    assert_eq!(r.meld_tiles, "");
+
+    // 55m456p789s2346s7z (1-shanten) with 2 draws left; pon 5m, then discard 7z:
+    // 456p789s2346s is tenpai on 6s (234s + 6s tanki) and 9s (234s 678s + 9s tanki),
+    // 3 unseen copies each; discarding 6s instead waits on 7z alone (3). Pool after
+    // the offer: 136 - 13 - 1 = 122, so with the call P = 1 - (116/122)(115/121).
+    let r = c
+        .suggest_mahjong_call(SuggestMahjongCallRequest {
+            draws_left: Some(2),
+            ..call_request("55m456p789s2346s7z", "5m", From::Across)
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.action(), CallAction::Pon, "{}", r.reason);
+    assert_eq!(r.meld_tiles, "555m");
+    assert_eq!(r.discard, "7z");
+    let expect = 1.0 - (116.0 / 122.0) * (115.0 / 121.0);
+    assert!(
+        (r.win_probability_with_call - expect).abs() < 1e-15,
+        "{} vs {expect}: {}",
+        r.win_probability_with_call,
+        r.reason
+    );
+    assert!(r.win_probability_without_call < r.win_probability_with_call);
+    assert!(r.stats.unwrap().exact);
+
+    // Chi is only from the left: 34m waiting, 5m offered from across cannot be called.
+    let r = c
+        .suggest_mahjong_call(call_request("34m456p789s2346s7z", "5m", From::Across))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.action(), CallAction::Pass);
+    assert_eq!(r.win_probability_with_call, 0.0);
+
+    // From the left the same 5m can be called as 345m; the chi leaves 456p789s2346s7z,
+    // and discarding 7z is tenpai on 6s and 9s, as in the pon case.
+    let r = c
+        .suggest_mahjong_call(SuggestMahjongCallRequest {
+            draws_left: Some(2),
+            ..call_request("34m456p789s2346s7z", "5m", From::Left)
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.action(), CallAction::Chi, "{}", r.reason);
+    assert_eq!(r.meld_tiles, "345m");
+    assert_eq!(r.discard, "7z");
+    assert!((r.win_probability_with_call - expect).abs() < 1e-15);
+
+    // SICHUAN has no chi.
+    let r = c
+        .suggest_mahjong_call(SuggestMahjongCallRequest {
+            draws_left: Some(2),
+            ruleset: Ruleset::Sichuan as i32,
+            ..call_request("34m456p789s23466s", "5m", From::Left)
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.action(), CallAction::Pass);
+    assert_eq!(r.win_probability_with_call, 0.0);
+}
+
+async fn discard_error(
+    c: &mut MahjongServiceClient<Channel>,
+    req: SuggestMahjongDiscardRequest,
+) -> String {
+    let status = c.suggest_mahjong_discard(req).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument, "{}", status.message());
+    status.message().to_string()
+}
+
+async fn call_error(
+    c: &mut MahjongServiceClient<Channel>,
+    req: SuggestMahjongCallRequest,
+) -> String {
+    let status = c.suggest_mahjong_call(req).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument, "{}", status.message());
+    status.message().to_string()
+}
+
+#[tokio::test]
+async fn bad_fields_are_invalid_argument_naming_the_field() {
+    let server = start_default().await;
+    let mut c = client(&server.channel);
+    let ok = "1239m456p789s1122z";
+
+    let cases: Vec<(SuggestMahjongDiscardRequest, &str)> = vec![
+        // Tile count: 13 tiles is not 3n+2.
+        (discard_request("123m456p789s1122z"), "hand: "),
+        (discard_request("123m"), "hand: "),
+        (discard_request("12x"), "hand: "),
+        // A fifth 1z across hand and visible.
+        (
+            SuggestMahjongDiscardRequest {
+                visible: "111z".into(),
+                ..discard_request(ok)
+            },
+            "visible: ",
+        ),
+        (
+            SuggestMahjongDiscardRequest {
+                melds: vec![Meld {
+                    kind: MeldKind::Unspecified as i32,
+                    tiles: "555m".into(),
+                }],
+                ..discard_request("123m456p789s11z")
+            },
+            "melds[0].kind: ",
+        ),
+        (
+            SuggestMahjongDiscardRequest {
+                melds: vec![Meld {
+                    kind: MeldKind::Chi as i32,
+                    tiles: "124m".into(),
+                }],
+                ..discard_request("123m456p789s11z")
+            },
+            "melds[0].tiles: ",
+        ),
+        // Ruleset violations: honours and chi under SICHUAN.
+        (
+            SuggestMahjongDiscardRequest {
+                ruleset: Ruleset::Sichuan as i32,
+                ..discard_request(ok)
+            },
+            "hand: ",
+        ),
+        (
+            SuggestMahjongDiscardRequest {
+                ruleset: Ruleset::Sichuan as i32,
+                melds: vec![Meld {
+                    kind: MeldKind::Chi as i32,
+                    tiles: "345m".into(),
+                }],
+                ..discard_request("123m456p789s11s")
+            },
+            "melds: ",
+        ),
+        (
+            SuggestMahjongDiscardRequest {
+                draws_left: Some(123),
+                ..discard_request(ok)
+            },
+            "draws_left: ",
+        ),
+        (
+            SuggestMahjongDiscardRequest {
+                ruleset: 9,
+                ..discard_request(ok)
+            },
+            "ruleset: ",
+        ),
+    ];
+    for (req, field) in cases {
+        let message = discard_error(&mut c, req).await;
+        assert!(message.starts_with(field), "{message} (want {field})");
+    }
+
+    let wait = "123m456p789s1122z";
+    let cases: Vec<(SuggestMahjongCallRequest, &str)> = vec![
+        (
+            call_request("1239m456p789s1122z", "1z", From::Left),
+            "hand: ",
+        ),
+        (call_request(wait, "5", From::Left), "offered_tile: "),
+        (call_request(wait, "56m", From::Left), "offered_tile: "),
+        (
+            SuggestMahjongCallRequest {
+                visible: "11z".into(),
+                ..call_request(wait, "1z", From::Left)
+            },
+            "offered_tile: ",
+        ),
+        (
+            SuggestMahjongCallRequest {
+                ruleset: Ruleset::Sichuan as i32,
+                ..call_request("123m456p789s1122s", "1z", From::Left)
+            },
+            "offered_tile: ",
+        ),
+        (call_request(wait, "1z", From::Unspecified), "from: "),
+        (
+            SuggestMahjongCallRequest {
+                from: 7,
+                ..call_request(wait, "1z", From::Left)
+            },
+            "from: ",
+        ),
+        (
+            SuggestMahjongCallRequest {
+                draws_left: Some(123),
+                ..call_request(wait, "5m", From::Left)
+            },
+            "draws_left: ",
+        ),
+    ];
+    for (req, field) in cases {
+        let message = call_error(&mut c, req).await;
+        assert!(message.starts_with(field), "{message} (want {field})");
+    }
+}
