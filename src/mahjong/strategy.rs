@@ -512,7 +512,18 @@ pub fn rank_discards(
     // Cheapest and most relevant first: lowest shanten.
     let mut order: Vec<usize> = (0..shells.len()).collect();
     order.sort_by_key(|&i| (shells[i].shanten, shells[i].tile));
-    let mut solver = ExactSolver::new(eval, h, unseen, draws, deadline);
+    // The fallback estimate must still fit before `deadline` when the exact phase is
+    // cut short: time the estimate of one candidate and stop the exact phase early
+    // enough to estimate them all (with 50 % slack) and still answer in time.
+    let exact_deadline = deadline.map(|d| {
+        let began = Instant::now();
+        let mut left = *h;
+        left[shells[order[0]].tile.index()] -= 1;
+        std::hint::black_box(estimate(&eval, &left, unseen, draws));
+        let reserve = began.elapsed().mul_f64(1.5 * shells.len() as f64);
+        d.checked_sub(reserve).unwrap_or(began)
+    });
+    let mut solver = ExactSolver::new(eval, h, unseen, draws, exact_deadline);
     let mut exact = true;
     for &i in &order {
         match solver.discard(h, shells[i].tile.index()) {
