@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 
 use tokio::net::TcpListener;
 use tokio::sync::watch;
-use tokio_stream::wrappers::TcpListenerStream;
 use tonic::server::NamedService;
+use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 
@@ -270,8 +270,10 @@ pub async fn serve(
 
     let grpc_addr = listeners.grpc.local_addr().ok();
     tracing::info!(addr = ?grpc_addr, "serving gRPC");
-    let server =
-        router.serve_with_incoming_shutdown(TcpListenerStream::new(listeners.grpc), signal);
+    // TCP_NODELAY: small unary answers must not wait for Nagle and the client's delayed
+    // ACK (measured by the arena: p99 49 ms without, 2.9 ms with).
+    let incoming = TcpIncoming::from(listeners.grpc).with_nodelay(Some(true));
+    let server = router.serve_with_incoming_shutdown(incoming, signal);
     tokio::pin!(server);
 
     let mut drain_started = draining_rx.clone();
