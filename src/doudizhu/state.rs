@@ -11,10 +11,8 @@
 
 use thiserror::Error;
 
-use super::groups::{
-    BIG_JOKER, Counts, Enumeration, Group, RANK_CHARS, RANK_COUNT, counts_string,
-    for_each_lead, minus, total,
-};
+use super::card::{Cards, Rank};
+use super::play::{Play, Rules, classify, default_reading};
 
 /// A seat at the table, in turn order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,15 +66,15 @@ impl Seat {
 #[derive(Clone, Debug)]
 pub struct Observation {
     /// The cards in hand now.
-    pub hand: Counts,
+    pub hand: Cards,
     /// The seat to move.
     pub seat: Seat,
     /// The three bottom cards (public, given to the landlord).
-    pub landlord_cards: Counts,
-    /// Every play so far in turn order (all-zero counts = a pass).
-    pub history: Vec<Counts>,
+    pub landlord_cards: Cards,
+    /// Every play so far in turn order (no cards = a pass).
+    pub history: Vec<Cards>,
     /// Rule options.
-    pub rules: Enumeration,
+    pub rules: Rules,
 }
 
 /// A fault in an observation. Each names what is wrong.
@@ -85,8 +83,8 @@ pub enum StateError {
     /// More copies of a rank than the deck holds, across hand, history and bottom cards.
     #[error("{count} cards of rank '{rank}' across hand, history and bottom cards (the deck has {max})")]
     TooManyOfRank {
-        /// The rank's character.
-        rank: char,
+        /// The rank.
+        rank: Rank,
         /// How many were seen.
         count: u8,
         /// How many the deck holds (4, or 1 for a joker).
@@ -116,7 +114,7 @@ pub enum StateError {
         /// Index in the history.
         index: usize,
         /// Its cards.
-        cards: String,
+        cards: Cards,
     },
     /// A history entry passes on a free lead.
     #[error("entry {index} passes on a free lead")]
@@ -130,9 +128,9 @@ pub enum StateError {
         /// Index in the history.
         index: usize,
         /// Its cards.
-        cards: String,
+        cards: Cards,
         /// The play it had to beat.
-        to_beat: String,
+        to_beat: Cards,
     },
     /// A history entry plays more cards than the seat had left.
     #[error("entry {index} plays {played} cards but that seat had {left} left")]
@@ -170,34 +168,16 @@ pub enum StateError {
     #[error("the landlord's known cards (hand and own plays) do not hold the bottom cards: missing '{missing}'")]
     LandlordCardsNotHeld {
         /// The bottom cards missing.
-        missing: String,
+        missing: Cards,
     },
     /// The seat's own plays in the history, with the hand, hold cards of a rank too often.
     #[error("the hand and the seat's own plays hold {count} cards of rank '{rank}'")]
     OwnCardsTooMany {
-        /// The rank's character.
-        rank: char,
+        /// The rank.
+        rank: Rank,
         /// How many.
         count: u8,
     },
-}
-
-/// Every reading of a card set as a play (empty for no legal play), in kind order.
-/// DouZero reads an ambiguous play as the first: a trio chain before an airplane.
-pub fn readings(cards: &Counts, rules: Enumeration) -> Vec<Group> {
-    let n = total(cards);
-    let mut v = Vec::new();
-    if n == 0 {
-        return v;
-    }
-    for_each_lead(cards, rules, &mut |g| {
-        if g.card_count() == n && g.counts() == *cards {
-            v.push(g);
-        }
-    });
-    v.sort_by_key(|g| (g.kind, std::cmp::Reverse(g.len), g.top));
-    v.dedup();
-    v
 }
 
 /// A pass a seat made, and the play it passed on.
@@ -206,7 +186,7 @@ pub struct PassRecord {
     /// Who passed.
     pub seat: Seat,
     /// The play to beat at that moment.
-    pub to_beat: Group,
+    pub to_beat: Play,
     /// Who made that play.
     pub by: Seat,
 }
@@ -215,45 +195,48 @@ pub struct PassRecord {
 #[derive(Clone, Debug)]
 pub struct GameState {
     /// The hand of the seat to move.
-    pub hand: Counts,
+    pub hand: Cards,
     /// The seat to move.
     pub seat: Seat,
     /// Cards left per seat (turn-order index).
     pub cards_left: [u8; 3],
     /// Cards each seat played (turn-order index).
-    pub played: [Counts; 3],
+    pub played: [Cards; 3],
     /// Cards neither in hand nor played: held by the two other seats.
-    pub unseen: Counts,
+    pub unseen: Cards,
     /// Bottom cards the landlord has not played yet (when the seat is a farmer these
     /// are known to be in the landlord's hand; for the landlord, inside `hand`).
-    pub landlord_known: Counts,
+    pub landlord_known: Cards,
     /// The play to beat and who made it; `None` on a free lead.
-    pub to_beat: Option<(Group, Seat)>,
+    pub to_beat: Option<(Play, Seat)>,
     /// Every pass made on a play (not on a free lead).
     pub passes: Vec<PassRecord>,
     /// Number of plays (non-passes) each seat made.
     pub plays_made: [u8; 3],
     /// Rule options.
-    pub rules: Enumeration,
+    pub rules: Rules,
 }
-
-/// The full deck as counts.
-pub const FULL_DECK: Counts = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1];
 
 impl GameState {
     /// Replays and checks the observation's history (see [`StateError`] for each check).
+    /// A play's reading: on a free lead DouZero's ([`default_reading`]: a trio chain
+    /// before an airplane); when following, the reading that beats the play to beat.
     pub fn derive(obs: &Observation) -> Result<GameState, StateError> {
-        let bottom_n = total(&obs.landlord_cards);
+        let bottom_n = obs.landlord_cards.len();
         if bottom_n != 3 {
-            return Err(StateError::LandlordCardCount { count: bottom_n });
+            return Err(StateError::LandlordCardCount {
+                count: bottom_n as u8,
+            });
         }
         let mut left = [20u8, 17, 17];
-        let mut played = [[0u8; RANK_COUNT]; 3];
+        let mut played = [Cards::EMPTY; 3];
         let mut plays_made = [0u8; 3];
-        let mut to_beat: Option<(Group, Seat)> = None;
+        let mut to_beat: Option<(Play, Seat)> = None;
         let mut passes_since = 0u8;
         let mut passes = Vec::new();
         let mut ended_at: Option<usize> = None;
+        // Cards seen so far, for the per-rank limit (checked as the history goes, so a
+        // history that plays a rank five times is caught even before the totals).
         for (i, entry) in obs.history.iter().enumerate() {
             if let Some(e) = ended_at {
                 return Err(StateError::AfterGameEnd {
@@ -262,8 +245,7 @@ impl GameState {
                 });
             }
             let seat = Seat::from_index(i);
-            let n = total(entry);
-            if n == 0 {
+            if entry.is_empty() {
                 match to_beat {
                     None => return Err(StateError::PassOnFreeLead { index: i }),
                     Some((g, by)) => {
@@ -280,27 +262,28 @@ impl GameState {
                 }
                 continue;
             }
-            let reads = readings(entry, obs.rules);
+            let reads = classify(entry, &obs.rules);
             if reads.is_empty() {
                 return Err(StateError::NotAPlay {
                     index: i,
-                    cards: counts_string(entry),
+                    cards: *entry,
                 });
             }
             let reading = match to_beat {
-                None => reads[0],
-                Some((g, _)) => match reads.iter().find(|r| r.beats(&g)) {
+                None => default_reading(&reads).expect("readings are not empty"),
+                Some((g, _)) => match reads.iter().rev().find(|r| r.beats(&g)) {
                     Some(r) => *r,
                     None => {
                         return Err(StateError::DoesNotBeat {
                             index: i,
-                            cards: counts_string(entry),
-                            to_beat: g.cards_string(),
+                            cards: *entry,
+                            to_beat: g.cards,
                         });
                     }
                 },
             };
             let s = seat.index();
+            let n = entry.len() as u8;
             if n > left[s] {
                 return Err(StateError::MoreThanLeft {
                     index: i,
@@ -309,9 +292,7 @@ impl GameState {
                 });
             }
             left[s] -= n;
-            for (p, e) in played[s].iter_mut().zip(entry) {
-                *p += e;
-            }
+            played[s] = add_unchecked(&played[s], entry);
             plays_made[s] += 1;
             to_beat = Some((reading, seat));
             passes_since = 0;
@@ -329,72 +310,61 @@ impl GameState {
                 to_move,
             });
         }
-        // Bottom cards the landlord still holds: for the landlord they must lie in the
-        // hand or the landlord's own plays.
-        let landlord_played = &played[0];
-        let landlord_known = minus(&obs.landlord_cards, landlord_played);
         let me = obs.seat.index();
-        let mut own = obs.hand;
-        for (o, p) in own.iter_mut().zip(&played[me]) {
-            *o += p;
+        // Every card seen: hand, all plays, and (for farmers) the bottom cards the
+        // landlord still holds. No rank may exceed the deck.
+        let landlord_known = saturating_sub(&obs.landlord_cards, &played[0]);
+        let mut seen = [0u16; Rank::COUNT];
+        let mut own = [0u16; Rank::COUNT];
+        for r in Rank::ALL {
+            let i = r.index();
+            own[i] = u16::from(obs.hand.count(r)) + u16::from(played[me].count(r));
+            seen[i] = u16::from(obs.hand.count(r))
+                + played.iter().map(|p| u16::from(p.count(r))).sum::<u16>();
+            if obs.seat != Seat::Landlord {
+                seen[i] += u16::from(landlord_known.count(r));
+            }
         }
-        for (r, &n) in own.iter().enumerate() {
-            if n > FULL_DECK[r] {
+        for r in Rank::ALL {
+            let max = r.copies_in_deck();
+            if own[r.index()] > u16::from(max) {
                 return Err(StateError::OwnCardsTooMany {
-                    rank: RANK_CHARS[r],
-                    count: n,
+                    rank: r,
+                    count: own[r.index()] as u8,
+                });
+            }
+        }
+        for r in Rank::ALL {
+            let max = r.copies_in_deck();
+            if seen[r.index()] > u16::from(max) {
+                return Err(StateError::TooManyOfRank {
+                    rank: r,
+                    count: seen[r.index()] as u8,
+                    max,
                 });
             }
         }
         if obs.seat == Seat::Landlord {
-            let missing = minus(&obs.landlord_cards, &own);
-            if total(&missing) > 0 {
-                return Err(StateError::LandlordCardsNotHeld {
-                    missing: counts_string(&missing),
-                });
+            let own_cards = add_unchecked(&obs.hand, &played[0]);
+            let missing = saturating_sub(&obs.landlord_cards, &own_cards);
+            if !missing.is_empty() {
+                return Err(StateError::LandlordCardsNotHeld { missing });
             }
         }
-        // Every card seen: hand, all plays, and (for farmers) the bottom cards the
-        // landlord still holds.
-        let mut seen = obs.hand;
-        for p in &played {
-            for (s, x) in seen.iter_mut().zip(p) {
-                *s += x;
-            }
-        }
-        if obs.seat != Seat::Landlord {
-            for (s, x) in seen.iter_mut().zip(&landlord_known) {
-                *s += x;
-            }
-        }
-        for r in 0..RANK_COUNT {
-            if seen[r] > FULL_DECK[r] {
-                return Err(StateError::TooManyOfRank {
-                    rank: RANK_CHARS[r],
-                    count: seen[r],
-                    max: FULL_DECK[r],
-                });
-            }
-        }
-        let n = total(&obs.hand);
-        let dealt = obs.seat.dealt();
-        let own_played = total(&played[me]);
+        let n = obs.hand.len() as u8;
         if n != left[me] {
             return Err(StateError::HandSize {
                 actual: n,
-                dealt,
-                played: own_played,
+                dealt: obs.seat.dealt(),
+                played: played[me].len() as u8,
                 expected: left[me],
             });
         }
-        let mut unseen = FULL_DECK;
-        for r in 0..RANK_COUNT {
-            unseen[r] -= obs.hand[r];
-            for p in &played {
-                unseen[r] -= p[r];
-            }
+        let mut unseen = Cards::FULL_DECK;
+        for r in Rank::ALL {
+            let taken = obs.hand.count(r) + played.iter().map(|p| p.count(r)).sum::<u8>();
+            unseen.remove(r, taken);
         }
-        debug_assert!(unseen[BIG_JOKER as usize] <= 1);
         Ok(GameState {
             hand: obs.hand,
             seat: obs.seat,
@@ -432,4 +402,22 @@ impl GameState {
     pub fn min_opponent_left(&self) -> u8 {
         self.opponents().map(|s| self.left(s)).min().unwrap_or(0)
     }
+}
+
+/// `a + b` rank by rank; callers guarantee the result fits the deck.
+fn add_unchecked(a: &Cards, b: &Cards) -> Cards {
+    let mut c = *a.counts();
+    for (x, y) in c.iter_mut().zip(b.counts()) {
+        *x += y;
+    }
+    Cards::from_counts_unchecked(c)
+}
+
+/// `a - b` rank by rank, saturating at 0.
+fn saturating_sub(a: &Cards, b: &Cards) -> Cards {
+    let mut c = *a.counts();
+    for (x, y) in c.iter_mut().zip(b.counts()) {
+        *x = x.saturating_sub(*y);
+    }
+    Cards::from_counts_unchecked(c)
 }

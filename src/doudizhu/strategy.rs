@@ -17,18 +17,19 @@
 //! - **Bid**: by the seed-000 value of the 17 dealt cards, against thresholds taken from
 //!   the value distribution of random deals (see [`decide_bid`]).
 
-use super::groups::{
-    Counts, Enumeration, Group, GroupKind, SMALL_JOKER, TWO, for_each_follow, for_each_lead,
-    minus, total,
-};
-use super::state::{GameState, Seat, readings};
+use super::card::{Cards, Rank};
+use super::groups::{Counts, minus};
+use super::movegen::{for_each_follow, for_each_lead, try_for_each_follow};
+use super::play::{Kind, Play, Rules, classify, default_reading};
+use super::state::{GameState, Seat};
+use std::ops::ControlFlow;
 use super::value::{Evaluation, Evaluator, ROUND_WORTH};
 
 /// A candidate with the policy's score (higher is better). `play` `None` is a pass.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scored {
     /// The play, `None` for a pass.
-    pub play: Option<Group>,
+    pub play: Option<Play>,
     /// The score: the value of the hand left after the play plus the policy's
     /// adjustments (card counting, teammate, urgency).
     pub score: f64,
@@ -38,7 +39,7 @@ pub struct Scored {
 #[derive(Clone, Debug)]
 pub struct PlayDecision {
     /// The suggestion, `None` to pass.
-    pub play: Option<Group>,
+    pub play: Option<Play>,
     /// Candidates best first; the suggestion is the first.
     pub ranked: Vec<Scored>,
     /// The evaluation of the hand before the play.
@@ -56,20 +57,20 @@ const NEAR_OUT_PENALTY: f64 = 60.0;
 struct Ctx<'a> {
     st: &'a GameState,
     ev: Evaluator,
-    opts: Enumeration,
+    rules: Rules,
     /// Cards the opponents may hold.
-    opp_pool: Counts,
+    opp_pool: Cards,
     hand_eval: Evaluation,
 }
 
 impl<'a> Ctx<'a> {
     fn new(st: &'a GameState) -> Ctx<'a> {
         let mut ev = Evaluator::new();
-        let hand_eval = ev.evaluate(&st.hand);
+        let hand_eval = ev.evaluate(st.hand.counts());
         Ctx {
             st,
             ev,
-            opts: st.rules,
+            rules: st.rules,
             opp_pool: st.unseen,
             hand_eval,
         }
@@ -86,18 +87,19 @@ impl<'a> Ctx<'a> {
 
     /// Whether some opponent could beat `g` with at most `max_cards` cards from the
     /// unseen pool (bombs and the rocket counted only when `bombs`).
-    fn beatable(&self, g: &Group, max_cards: u8, bombs: bool) -> bool {
-        let mut found = false;
-        for_each_follow(&self.opp_pool, g, self.opts, &mut |f| {
-            if !found && (bombs || !f.is_bomb()) && f.card_count() <= max_cards {
-                found = true;
+    fn beatable(&self, g: &Play, max_cards: u8, bombs: bool) -> bool {
+        try_for_each_follow(&self.opp_pool, g, &self.rules, |f| {
+            if (bombs || !f.kind.is_bomb()) && f.card_count() <= usize::from(max_cards) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
-        });
-        found
+        })
+        .is_break()
     }
 
     /// Whether `g` is a boss play: no opponent can beat it, bombs included.
-    fn is_boss(&self, g: &Group) -> bool {
+    fn is_boss(&self, g: &Play) -> bool {
         !self.beatable(g, self.opp_max(), true)
     }
 
@@ -109,35 +111,46 @@ impl<'a> Ctx<'a> {
     }
 
     /// Whether the kickers of `g` include a 2 or a joker.
-    fn big_kickers(g: &Group) -> bool {
-        g.kind.has_kickers() && g.kickers().iter().any(|&k| k >= TWO)
+    fn big_kickers(g: &Play) -> bool {
+        let c = g.cards.counts();
+        has_kickers(g.kind)
+            && (c[Rank::SMALL_JOKER.index()] > 0
+                || c[Rank::BIG_JOKER.index()] > 0
+                || (c[Rank::TWO.index()] > 0 && g.main != Rank::TWO))
     }
 
-    fn candidates_lead(&self) -> Vec<Group> {
-        let mut v: Vec<Group> = Vec::new();
-        for_each_lead(&self.st.hand, self.opts, &mut |g| v.push(g));
-        dedup_by_cards(v)
+    fn candidates_lead(&self) -> Vec<Play> {
+        let mut v: Vec<Play> = Vec::new();
+        for_each_lead(&self.st.hand, &self.rules, |g| v.push(*g));
+        v
     }
 
-    fn candidates_follow(&self, to_beat: &Group) -> Vec<Group> {
-        let mut v: Vec<Group> = Vec::new();
-        for_each_follow(&self.st.hand, to_beat, self.opts, &mut |g| v.push(g));
-        dedup_by_cards(v)
+    fn candidates_follow(&self, to_beat: &Play) -> Vec<Play> {
+        let mut v: Vec<Play> = Vec::new();
+        for_each_follow(&self.st.hand, to_beat, &self.rules, |g| v.push(*g));
+        v
     }
 }
 
-/// Keeps the first reading of each distinct card multiset.
-fn dedup_by_cards(v: Vec<Group>) -> Vec<Group> {
-    let mut seen: Vec<Counts> = Vec::with_capacity(v.len());
-    let mut out = Vec::with_capacity(v.len());
-    for g in v {
-        let c = g.counts();
-        if !seen.contains(&c) {
-            seen.push(c);
-            out.push(g);
-        }
-    }
-    out
+/// Whether plays of the kind carry kickers.
+fn has_kickers(k: Kind) -> bool {
+    matches!(
+        k,
+        Kind::TrioWithSingle
+            | Kind::TrioWithPair
+            | Kind::AirplaneWithSingles
+            | Kind::AirplaneWithPairs
+            | Kind::FourWithTwoSingles
+            | Kind::FourWithTwoPairs
+    )
+}
+
+fn rest_of(hand: &Cards, g: &Play) -> Counts {
+    minus(hand.counts(), g.cards.counts())
+}
+
+fn top(g: &Play) -> f64 {
+    g.main.index() as f64
 }
 
 /// Decides the play for the seat to move in `st` (always a legal play or a legal pass).
@@ -157,7 +170,7 @@ pub fn decide_play(st: &GameState) -> PlayDecision {
 }
 
 /// Puts `best` first with a score above every other candidate.
-fn promote(mut ranked: Vec<Scored>, best: Option<Group>) -> Vec<Scored> {
+fn promote(mut ranked: Vec<Scored>, best: Option<Play>) -> Vec<Scored> {
     let top = ranked
         .iter()
         .map(|s| s.score)
@@ -190,21 +203,21 @@ fn lead(ctx: &mut Ctx) -> (Vec<Scored>, String) {
         if groups_now > 2 && Ctx::big_kickers(g) {
             continue;
         }
-        let rest = minus(&hand, &g.counts());
+        let rest = rest_of(&hand, g);
         let mut score = f64::from(ctx.ev.value(&rest));
         for &n in &near_out {
             if ctx.beatable(g, n, false) {
                 // Avoid giving a near-out opponent a play they can beat; among such
                 // leads prefer the highest.
-                score -= NEAR_OUT_PENALTY - f64::from(g.top) * 0.5;
+                score -= NEAR_OUT_PENALTY - top(g) * 0.5;
             }
         }
-        if teammate_left == Some(1) && g.kind == GroupKind::Single {
+        if teammate_left == Some(1) && g.kind == Kind::Single {
             // Feed the teammate: the smallest single gives them the best chance.
-            score += 40.0 - f64::from(g.top);
+            score += 40.0 - top(g);
         }
-        if teammate_left == Some(2) && g.kind == GroupKind::Pair {
-            score += 20.0 - f64::from(g.top);
+        if teammate_left == Some(2) && g.kind == Kind::Pair {
+            score += 20.0 - top(g);
         }
         ranked.push(Scored {
             play: Some(*g),
@@ -214,7 +227,7 @@ fn lead(ctx: &mut Ctx) -> (Vec<Scored>, String) {
     if ranked.is_empty() {
         // Only kicker-heavy plays were filtered: keep them all.
         for g in &cands {
-            let rest = minus(&hand, &g.counts());
+            let rest = rest_of(&hand, g);
             ranked.push(Scored {
                 play: Some(*g),
                 score: f64::from(ctx.ev.value(&rest)),
@@ -222,29 +235,29 @@ fn lead(ctx: &mut Ctx) -> (Vec<Scored>, String) {
         }
     }
     // Whole hand in one play: go out.
-    if let Some(g) = readings(&hand, st.rules).first().copied() {
+    if let Some(g) = default_reading(&classify(&hand, &st.rules)) {
         return (
             promote(ranked, Some(g)),
-            format!("goes out: the whole hand is one play ({})", g.cards_string()),
+            format!("goes out: the whole hand is one play ({})", g.cards),
         );
     }
     // All groups but one are boss plays: play them first, keeping control.
-    let (e, non_boss) = ctx.non_boss_groups(&hand);
+    let (e, non_boss) = ctx.non_boss_groups(hand.counts());
     if non_boss <= 1 && e.groups.len() >= 2 {
-        let mut bosses: Vec<Group> = e
+        let mut bosses: Vec<Play> = e
             .groups
             .iter()
             .copied()
             .filter(|g| ctx.is_boss(g))
             .collect();
         // Ordinary boss plays first, bombs last (they double the score when we win).
-        bosses.sort_by_key(|g| (g.is_bomb(), g.top));
+        bosses.sort_by_key(|g| (g.kind.is_bomb(), g.main));
         if let Some(b) = bosses.first().copied() {
             return (
                 promote(ranked, Some(b)),
                 format!(
                     "keeps control with {} (no one can beat it), {} group(s) left to go out",
-                    b.cards_string(),
+                    b.cards,
                     e.groups.len() - 1
                 ),
             );
@@ -252,21 +265,21 @@ fn lead(ctx: &mut Ctx) -> (Vec<Scored>, String) {
     }
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
     let reason = match ranked.first().and_then(|s| s.play) {
-        Some(g) if teammate_left == Some(1) && g.kind == GroupKind::Single => format!(
+        Some(g) if teammate_left == Some(1) && g.kind == Kind::Single => format!(
             "leads the small single {} so the teammate with one card can go out",
-            g.cards_string()
+            g.cards
         ),
         Some(g) if !near_out.is_empty() => format!(
             "leads {}: an opponent has {} card(s) left, so it avoids plays they can beat",
-            g.cards_string(),
+            g.cards,
             near_out.iter().min().copied().unwrap_or(0)
         ),
         Some(g) => {
-            let rest = minus(&hand, &g.counts());
+            let rest = rest_of(&hand, &g);
             let e = ctx.ev.evaluate(&rest);
             format!(
                 "leads {} ({:?}), leaving hand value {} in {} round(s)",
-                g.cards_string(),
+                g.cards,
                 g.kind,
                 e.value(),
                 e.need_rounds
@@ -277,7 +290,7 @@ fn lead(ctx: &mut Ctx) -> (Vec<Scored>, String) {
     (ranked, reason)
 }
 
-fn follow(ctx: &mut Ctx, to_beat: &Group, by: Seat) -> (Vec<Scored>, String) {
+fn follow(ctx: &mut Ctx, to_beat: &Play, by: Seat) -> (Vec<Scored>, String) {
     let st = ctx.st;
     let hand = st.hand;
     let cands = ctx.candidates_follow(to_beat);
@@ -290,10 +303,10 @@ fn follow(ctx: &mut Ctx, to_beat: &Group, by: Seat) -> (Vec<Scored>, String) {
     if cands.is_empty() {
         return (
             vec![pass],
-            format!("passes: nothing in hand beats {}", to_beat.cards_string()),
+            format!("passes: nothing in hand beats {}", to_beat.cards),
         );
     }
-    let n_hand = total(&hand);
+    let n_hand = hand.len();
     if let Some(g) = cands.iter().find(|g| g.card_count() == n_hand).copied() {
         let mut ranked = vec![pass];
         ranked.push(Scored {
@@ -302,7 +315,7 @@ fn follow(ctx: &mut Ctx, to_beat: &Group, by: Seat) -> (Vec<Scored>, String) {
         });
         return (
             ranked,
-            format!("goes out: {} beats {}", g.cards_string(), to_beat.cards_string()),
+            format!("goes out: {} beats {}", g.cards, to_beat.cards),
         );
     }
     let teammate_play = by != st.seat && by.same_side(st.seat);
@@ -316,9 +329,9 @@ fn follow(ctx: &mut Ctx, to_beat: &Group, by: Seat) -> (Vec<Scored>, String) {
         if groups_now > 2 && Ctx::big_kickers(g) && !urgent {
             continue;
         }
-        let rest = minus(&hand, &g.counts());
+        let rest = rest_of(&hand, g);
         let mut score = f64::from(ctx.ev.value(&rest));
-        if g.is_bomb() {
+        if g.kind.is_bomb() {
             let (_, non_boss) = ctx.non_boss_groups(&rest);
             if non_boss <= 1 {
                 // After the bomb the hand is winning: it pays (and doubles the score).
@@ -349,23 +362,23 @@ fn follow(ctx: &mut Ctx, to_beat: &Group, by: Seat) -> (Vec<Scored>, String) {
             ranked,
             format!(
                 "passes: the teammate's {} holds and the hand cannot go out with a follow",
-                to_beat.cards_string()
+                to_beat.cards
             ),
         );
     }
     let reason = match ranked.first().and_then(|s| s.play) {
         None => format!(
             "passes: beating {} would cost more than a round of control",
-            to_beat.cards_string()
+            to_beat.cards
         ),
-        Some(g) if g.is_bomb() => format!(
+        Some(g) if g.kind.is_bomb() => format!(
             "{} with {}: {}",
-            if g.kind == GroupKind::Rocket {
+            if g.kind == Kind::Rocket {
                 "rocket"
             } else {
                 "bombs"
             },
-            g.cards_string(),
+            g.cards,
             if urgent {
                 format!("the opponent has {maker_left} card(s) left")
             } else {
@@ -374,15 +387,15 @@ fn follow(ctx: &mut Ctx, to_beat: &Group, by: Seat) -> (Vec<Scored>, String) {
         ),
         Some(g) if urgent => format!(
             "beats {} with {}: the opponent has {} card(s) left",
-            to_beat.cards_string(),
-            g.cards_string(),
+            to_beat.cards,
+            g.cards,
             maker_left
         ),
         Some(g) => format!(
             "beats {} with {}, leaving hand value {}",
-            to_beat.cards_string(),
-            g.cards_string(),
-            ctx.ev.value(&minus(&hand, &g.counts()))
+            to_beat.cards,
+            g.cards,
+            ctx.ev.value(&rest_of(&hand, &g))
         ),
     };
     (ranked, reason)
@@ -448,8 +461,10 @@ pub fn decide_bid(hand: &Counts, highest: u8) -> BidDecision {
 
 /// Number of control cards: 2s, jokers and cards in bombs.
 fn controls(hand: &Counts) -> u8 {
-    let mut n = hand[TWO as usize] + hand[SMALL_JOKER as usize] + hand[SMALL_JOKER as usize + 1];
-    for &c in hand.iter().take(TWO as usize + 1) {
+    let mut n = hand[Rank::TWO.index()]
+        + hand[Rank::SMALL_JOKER.index()]
+        + hand[Rank::BIG_JOKER.index()];
+    for &c in hand.iter().take(Rank::TWO.index() + 1) {
         if c == 4 {
             n += 4;
         }

@@ -20,7 +20,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::groups::{Counts, Enumeration, Group, GroupKind, for_each_with_lowest, pack};
+use super::groups::{Counts, for_each_with_lowest, minus, pack};
+use super::play::{Kind, Play};
 
 /// Worth of one round of control in the hand value (seed 000).
 pub const ROUND_WORTH: i32 = 7;
@@ -31,21 +32,21 @@ pub const fn rank_value(rank: u8) -> i32 {
 }
 
 /// The value of one group (seed 000's table, see the module docs).
-pub fn group_value(g: &Group) -> i32 {
-    let v = rank_value(g.top);
+pub fn group_value(g: &Play) -> i32 {
+    let v = rank_value(g.main.index() as u8);
     match g.kind {
-        GroupKind::Single
-        | GroupKind::Pair
-        | GroupKind::Trio
-        | GroupKind::TrioWithSingle
-        | GroupKind::TrioWithPair => v - 10,
-        GroupKind::Chain | GroupKind::PairChain => v - 10 + 1,
-        GroupKind::TrioChain | GroupKind::AirplaneWithSingles | GroupKind::AirplaneWithPairs => {
+        Kind::Single
+        | Kind::Pair
+        | Kind::Trio
+        | Kind::TrioWithSingle
+        | Kind::TrioWithPair => v - 10,
+        Kind::Chain | Kind::PairChain => v - 10 + 1,
+        Kind::TrioChain | Kind::AirplaneWithSingles | Kind::AirplaneWithPairs => {
             (v - 3 + 1) / 2
         }
-        GroupKind::FourWithTwoSingles | GroupKind::FourWithTwoPairs => (v - 3) / 2,
-        GroupKind::Bomb => v - 3 + 7,
-        GroupKind::Rocket => 20,
+        Kind::FourWithTwoSingles | Kind::FourWithTwoPairs => (v - 3) / 2,
+        Kind::Bomb => v - 3 + 7,
+        Kind::Rocket => 20,
     }
 }
 
@@ -53,7 +54,7 @@ pub fn group_value(g: &Group) -> i32 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evaluation {
     /// The groups, lowest card first.
-    pub groups: Vec<Group>,
+    pub groups: Vec<Play>,
     /// Sum of the group values.
     pub sum_value: i32,
     /// Number of groups (rounds needed to play them out with no one beating them).
@@ -73,7 +74,7 @@ impl Evaluation {
 struct Best {
     sum: i16,
     rounds: u8,
-    first: Option<Group>,
+    first: Option<Play>,
 }
 
 impl Best {
@@ -105,7 +106,6 @@ impl Hasher for KeyHasher {
 #[derive(Default)]
 pub struct Evaluator {
     memo: HashMap<u64, Best, BuildHasherDefault<KeyHasher>>,
-    opts: Enumeration,
 }
 
 impl Evaluator {
@@ -113,9 +113,6 @@ impl Evaluator {
     pub fn new() -> Evaluator {
         Evaluator {
             memo: HashMap::default(),
-            opts: Enumeration {
-                rocket_as_kickers: false,
-            },
         }
     }
 
@@ -136,7 +133,7 @@ impl Evaluator {
         let top = self.best(c);
         while let Some(g) = self.best(&rest).first {
             groups.push(g);
-            rest = super::groups::minus(&rest, &g.counts());
+            rest = minus(&rest, g.cards.counts());
         }
         Evaluation {
             groups,
@@ -157,11 +154,11 @@ impl Evaluator {
         if let Some(b) = self.memo.get(&key) {
             return *b;
         }
-        let mut options: Vec<Group> = Vec::with_capacity(32);
-        for_each_with_lowest(c, low as u8, self.opts, &mut |g| options.push(g));
+        let mut options: Vec<Play> = Vec::with_capacity(32);
+        for_each_with_lowest(c, low as u8, &mut |g| options.push(g));
         let mut best: Option<Best> = None;
         for g in options {
-            let rest = super::groups::minus(c, &g.counts());
+            let rest = minus(c, g.cards.counts());
             let r = self.best(&rest);
             let cand = Best {
                 sum: r.sum + group_value(&g) as i16,
