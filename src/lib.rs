@@ -7,6 +7,9 @@
 pub mod doudizhu;
 pub mod gomoku;
 pub mod mahjong;
+pub mod server;
+pub mod service;
+pub mod telemetry;
 
 /// Generated protobuf and gRPC code for package `gameai.v1`.
 pub mod proto {

@@ -1,3 +1,149 @@
-fn main() {
-    println!("gameai: server not wired yet");
+//! `gameai`: the gRPC server binary. Every flag can also be set through the
+//! environment variable named in `--help` (`GAMEAI_*`); a flag wins over its variable.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use gameai::server::{self, Listeners, ServerConfig, StartupTask};
+use gameai::telemetry::{self, LogFormat};
+
+/// gRPC service giving game backends expert decisions for Dou Dizhu, mahjong and
+/// gomoku. Health: grpc.health.v1.Health; reflection v1 and v1alpha; Prometheus
+/// metrics at http://METRICS_ADDR/metrics. Exits 0 after SIGTERM / SIGINT once calls in
+/// flight have finished (or the grace period has passed).
+#[derive(Debug, Parser)]
+#[command(name = "gameai", version, about)]
+struct Cli {
+    /// Address the gRPC server listens on (plaintext HTTP/2).
+    #[arg(long, env = "GAMEAI_GRPC_ADDR", default_value = "0.0.0.0:50051")]
+    grpc_addr: SocketAddr,
+
+    /// Address of the Prometheus exporter (GET /metrics).
+    #[arg(long, env = "GAMEAI_METRICS_ADDR", default_value = "0.0.0.0:9090")]
+    metrics_addr: SocketAddr,
+
+    /// Log format on stderr: text for people, json (one object per line) for log
+    /// pipelines.
+    #[arg(long, env = "GAMEAI_LOG_FORMAT", value_enum, default_value = "text")]
+    log_format: LogFormat,
+
+    /// Log filter, tracing EnvFilter syntax: a level (error, warn, info, debug,
+    /// trace) or directives such as "gameai=debug,info". One line per RPC at info.
+    #[arg(long, env = "GAMEAI_LOG_LEVEL", default_value = "info")]
+    log_level: String,
+
+    /// Requests served at once, health and reflection excluded; beyond it a call is
+    /// answered RESOURCE_EXHAUSTED at once. 0 = no limit.
+    #[arg(long, env = "GAMEAI_MAX_INFLIGHT", default_value_t = 64)]
+    max_inflight: usize,
+
+    /// Largest request (and response) message in bytes; a larger request is refused
+    /// with OUT_OF_RANGE and the server keeps serving.
+    #[arg(long, env = "GAMEAI_MAX_MESSAGE_BYTES", default_value_t = 1024 * 1024)]
+    max_message_bytes: usize,
+
+    /// Server-side cap on each request in milliseconds: at the earliest of this and
+    /// the caller's gRPC deadline the call ends with DEADLINE_EXCEEDED. Engines are
+    /// told the deadline so that searches stop in time.
+    #[arg(long, env = "GAMEAI_REQUEST_BUDGET_MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    request_budget_ms: u64,
+
+    /// Work budget in milliseconds of a request whose budget_ms is 0 (searches use
+    /// up to this much time); capped by --request-budget-ms and the caller's deadline.
+    #[arg(long, env = "GAMEAI_DEFAULT_BUDGET_MS", default_value_t = 1_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    default_budget_ms: u64,
+
+    /// After SIGTERM / SIGINT: seconds that calls in flight may take to finish before
+    /// the process exits anyway (exit code 0 either way). Keep it below Kubernetes'
+    /// terminationGracePeriodSeconds minus the preStop delay.
+    #[arg(long, env = "GAMEAI_SHUTDOWN_GRACE_SECS", default_value_t = 20)]
+    shutdown_grace_secs: u64,
+
+    /// Seconds after which a client connection is closed gracefully (HTTP/2 GOAWAY) so
+    /// that clients reconnect and new replicas get their share of long-lived gRPC
+    /// connections. 0 = never.
+    #[arg(long, env = "GAMEAI_MAX_CONNECTION_AGE_SECS", default_value_t = 300)]
+    max_connection_age_secs: u64,
+}
+
+impl Cli {
+    fn server_config(&self) -> ServerConfig {
+        ServerConfig {
+            max_inflight: self.max_inflight,
+            max_message_bytes: self.max_message_bytes,
+            request_budget: Duration::from_millis(self.request_budget_ms),
+            default_budget: Duration::from_millis(self.default_budget_ms),
+            shutdown_grace: Duration::from_secs(self.shutdown_grace_secs),
+            max_connection_age: (self.max_connection_age_secs > 0)
+                .then(|| Duration::from_secs(self.max_connection_age_secs)),
+        }
+    }
+}
+
+/// Work to finish before the server reports SERVING (e.g. the mahjong tables).
+fn startup_tasks() -> Vec<StartupTask> {
+    Vec::new()
+}
+
+/// A future that completes on SIGTERM or SIGINT (Ctrl-C). The handlers are installed
+/// here, before the future is first polled, so that a signal arriving during start-up
+/// is not lost (and does not kill the process with the default action).
+#[cfg(unix)]
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()> + Send> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate())?;
+    let mut int = signal(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => tracing::info!("SIGTERM received"),
+            _ = int.recv() => tracing::info!("SIGINT received"),
+        }
+    })
+}
+
+/// A future that completes on Ctrl-C.
+#[cfg(not(unix))]
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()> + Send> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("Ctrl-C received");
+    })
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Err(e) = telemetry::init_tracing(cli.log_format, &cli.log_level) {
+        eprintln!("gameai: --log-level {:?}: {e}", cli.log_level);
+        return ExitCode::from(2);
+    }
+    let shutdown = match shutdown_signal() {
+        Ok(shutdown) => shutdown,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot install signal handlers");
+            return ExitCode::FAILURE;
+        }
+    };
+    let listeners = match Listeners::bind(cli.grpc_addr, Some(cli.metrics_addr)).await {
+        Ok(listeners) => listeners,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot start");
+            return ExitCode::FAILURE;
+        }
+    };
+    tracing::info!(config = ?cli, "gameai starting");
+    match server::serve(cli.server_config(), listeners, startup_tasks(), shutdown).await {
+        Ok(()) => {
+            tracing::info!("gameai stopped");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "gameai failed");
+            ExitCode::FAILURE
+        }
+    }
 }

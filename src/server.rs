@@ -1,0 +1,307 @@
+//! The gRPC server: the three game services, health, reflection (v1 and v1alpha),
+//! the request limits, the metrics exporter and graceful shutdown.
+//!
+//! Life of a server started by [`serve`]:
+//! 1. Health says `NOT_SERVING` for `""` and every game service while the start-up
+//!    tasks (e.g. building the mahjong tables) run on blocking threads; the server
+//!    already answers (health, reflection, and the game RPCs).
+//! 2. When all start-up tasks have finished: `SERVING`.
+//! 3. When the shutdown signal fires (SIGTERM / SIGINT in `main`): `NOT_SERVING`
+//!    again, the listener closes, each connection gets an HTTP/2 GOAWAY, streaming
+//!    calls (health `Watch`, reflection) end with `UNAVAILABLE`, and unary calls in
+//!    flight are given up to the grace period to finish. Then [`serve`] returns
+//!    `Ok(())` and the process exits 0, whether or not the drain finished in time.
+//!
+//! Layers, outermost first: metrics and tracing ([`crate::telemetry`]), end of
+//! streams at drain, deadline, in-flight limit ([`limits`]).
+
+pub mod limits;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::server::NamedService;
+use tonic_health::ServingStatus;
+use tonic_health::server::HealthReporter;
+
+use crate::proto::dou_dizhu_service_server::DouDizhuServiceServer;
+use crate::proto::gomoku_service_server::GomokuServiceServer;
+use crate::proto::mahjong_service_server::MahjongServiceServer;
+use crate::service::doudizhu::DouDizhuApi;
+use crate::service::gomoku::GomokuApi;
+use crate::service::mahjong::MahjongApi;
+use crate::telemetry::{self, GrpcMetricsLayer, MethodTable};
+use limits::{DeadlineLayer, DrainStreamsLayer, InflightLimitLayer};
+
+/// Names of the game services, as health and reflection report them.
+pub const GAME_SERVICES: [&str; 3] = [
+    <DouDizhuServiceServer<DouDizhuApi> as NamedService>::NAME,
+    <MahjongServiceServer<MahjongApi> as NamedService>::NAME,
+    <GomokuServiceServer<GomokuApi> as NamedService>::NAME,
+];
+
+/// Work done once per process before the server reports `SERVING`, on a blocking
+/// thread (e.g. building the mahjong tables). A task that panics makes [`serve`] shut
+/// the server down and return [`ServeError::Startup`].
+pub type StartupTask = Box<dyn FnOnce() + Send + 'static>;
+
+/// Server settings (the CLI flags of `main`, less the addresses).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerConfig {
+    /// Requests served at once (health and reflection excluded); beyond it
+    /// `RESOURCE_EXHAUSTED`. 0 = no limit.
+    pub max_inflight: usize,
+    /// Largest request message accepted, in bytes (encoded protobuf); a larger one is
+    /// refused with `OUT_OF_RANGE` and the connection stays usable. Also the largest
+    /// response sent.
+    pub max_message_bytes: usize,
+    /// Hard cap on each request's time; the caller's gRPC deadline may shorten it.
+    pub request_budget: Duration,
+    /// Work budget of a request that gives none (`budget_ms = 0`).
+    pub default_budget: Duration,
+    /// How long calls in flight may take to finish after the shutdown signal.
+    pub shutdown_grace: Duration,
+    /// Connections are closed gracefully (GOAWAY) after this age so that clients
+    /// reconnect and spread over new replicas; `None` = never.
+    pub max_connection_age: Option<Duration>,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            max_inflight: 64,
+            max_message_bytes: 1024 * 1024,
+            request_budget: Duration::from_millis(10_000),
+            default_budget: Duration::from_millis(1_000),
+            shutdown_grace: Duration::from_secs(20),
+            max_connection_age: Some(Duration::from_secs(300)),
+        }
+    }
+}
+
+/// The sockets a server answers on, bound by the caller (tests bind port 0).
+#[derive(Debug)]
+pub struct Listeners {
+    /// gRPC (HTTP/2, plaintext).
+    pub grpc: TcpListener,
+    /// Prometheus `/metrics` (HTTP/1.1); `None` = no exporter.
+    pub metrics: Option<TcpListener>,
+}
+
+impl Listeners {
+    /// Binds both addresses.
+    pub async fn bind(grpc: SocketAddr, metrics: Option<SocketAddr>) -> std::io::Result<Self> {
+        let grpc = telemetry::bind(grpc, "gRPC").await?;
+        let metrics = match metrics {
+            Some(addr) => Some(telemetry::bind(addr, "metrics").await?),
+            None => None,
+        };
+        Ok(Self { grpc, metrics })
+    }
+}
+
+/// Why [`serve`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("gRPC transport failed: {0}")]
+    Transport(#[from] tonic::transport::Error),
+    #[error("reflection descriptors are invalid: {0}")]
+    Reflection(#[from] tonic_reflection::server::Error),
+    #[error("descriptor set does not decode: {0}")]
+    Descriptors(#[from] prost::DecodeError),
+    #[error("start-up task {index} failed: {reason}")]
+    Startup { index: usize, reason: String },
+}
+
+/// The methods served, from the descriptor sets that reflection serves too.
+pub fn method_table() -> Result<MethodTable, prost::DecodeError> {
+    MethodTable::from_descriptor_sets(&[
+        crate::proto::FILE_DESCRIPTOR_SET,
+        tonic_health::pb::FILE_DESCRIPTOR_SET,
+        tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
+        tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+    ])
+}
+
+/// Serves gRPC on `listeners.grpc` (and `/metrics` on `listeners.metrics`) until
+/// `shutdown` completes and the drain has ended (or the grace period passed).
+///
+/// `startup` tasks run at once, each on its own blocking thread; health reports
+/// `SERVING` when all have finished. Returns `Ok(())` after a shutdown, or
+/// [`ServeError::Startup`] (after shutting down) when a start-up task panicked.
+pub async fn serve(
+    config: ServerConfig,
+    listeners: Listeners,
+    startup: Vec<StartupTask>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let methods = Arc::new(method_table()?);
+    let metrics_handle = telemetry::prometheus_handle();
+    // Export the limit's series from the start (at 0), not from the first shed call.
+    metrics::counter!(telemetry::REQUESTS_SHED_TOTAL).increment(0);
+    metrics::gauge!(telemetry::INFLIGHT_REQUESTS).increment(0.0);
+
+    let (reporter, health_service) = tonic_health::server::health_reporter();
+    set_health(&reporter, ServingStatus::NotServing).await;
+
+    let reflection_v1 = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(crate::proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    let reflection_v1alpha = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(crate::proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1alpha()?;
+
+    let max = config.max_message_bytes;
+    let doudizhu = DouDizhuServiceServer::new(DouDizhuApi::default())
+        .max_decoding_message_size(max)
+        .max_encoding_message_size(max);
+    let mahjong = MahjongServiceServer::new(MahjongApi::default())
+        .max_decoding_message_size(max)
+        .max_encoding_message_size(max);
+    let gomoku = GomokuServiceServer::new(GomokuApi::default())
+        .max_decoding_message_size(max)
+        .max_encoding_message_size(max);
+
+    // `draining` turns true when the shutdown begins; `stop` ends the metrics exporter.
+    let (draining_tx, draining_rx) = watch::channel(false);
+    let (startup_failed_tx, mut startup_failed_rx) = watch::channel(None::<ServeError>);
+    let startup_failed = startup_failed_rx.clone();
+
+    let layers = tower::ServiceBuilder::new()
+        .layer(GrpcMetricsLayer::new(methods.clone()))
+        .layer(DrainStreamsLayer::new(methods.clone(), draining_rx.clone()))
+        .layer(DeadlineLayer::new(
+            config.request_budget,
+            config.default_budget,
+        ))
+        .layer(InflightLimitLayer::new(config.max_inflight))
+        .into_inner();
+
+    let mut builder = tonic::transport::Server::builder();
+    if let Some(age) = config.max_connection_age {
+        builder = builder
+            .max_connection_age(age)
+            .max_connection_age_grace(config.shutdown_grace);
+    }
+    let router = builder
+        .layer(layers)
+        .add_service(health_service)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
+        .add_service(doudizhu)
+        .add_service(mahjong)
+        .add_service(gomoku);
+
+    if let Some(listener) = listeners.metrics {
+        let mut draining = draining_rx.clone();
+        tracing::info!(addr = ?listener.local_addr().ok(), "serving Prometheus metrics at /metrics");
+        tokio::spawn(telemetry::serve_metrics(
+            listener,
+            metrics_handle,
+            async move {
+                let _ = draining.wait_for(|d| *d).await;
+            },
+        ));
+    }
+
+    let startup_runner = {
+        let reporter = reporter.clone();
+        let draining = draining_rx.clone();
+        tokio::spawn(async move {
+            match run_startup(startup).await {
+                Ok(()) => {
+                    if !*draining.borrow() {
+                        set_health(&reporter, ServingStatus::Serving).await;
+                        tracing::info!("start-up finished: SERVING");
+                    }
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "start-up failed: shutting down");
+                    let _ = startup_failed_tx.send(Some(e));
+                }
+            }
+        })
+    };
+
+    let signal = {
+        let reporter = reporter.clone();
+        async move {
+            tokio::select! {
+                _ = shutdown => tracing::info!("shutdown signal: NOT_SERVING, draining"),
+                // Err: the start-up runner ended without failing; wait for `shutdown`.
+                Ok(_) = startup_failed_rx.wait_for(Option::is_some) => {}
+            }
+            set_health(&reporter, ServingStatus::NotServing).await;
+            let _ = draining_tx.send(true);
+        }
+    };
+
+    let grpc_addr = listeners.grpc.local_addr().ok();
+    tracing::info!(addr = ?grpc_addr, "serving gRPC");
+    let server =
+        router.serve_with_incoming_shutdown(TcpListenerStream::new(listeners.grpc), signal);
+    tokio::pin!(server);
+
+    let mut drain_started = draining_rx.clone();
+    tokio::select! {
+        result = &mut server => result?,
+        _ = drain_started.wait_for(|d| *d) => {
+            let began = Instant::now();
+            match tokio::time::timeout(config.shutdown_grace, &mut server).await {
+                Ok(result) => {
+                    result?;
+                    tracing::info!(drain_ms = began.elapsed().as_millis() as u64, "drained");
+                }
+                Err(_) => tracing::warn!(
+                    grace_secs = config.shutdown_grace.as_secs_f64(),
+                    "drain did not finish within the grace period; closing remaining connections"
+                ),
+            }
+        }
+    }
+    startup_runner.abort();
+    let failure = match &*startup_failed.borrow() {
+        Some(ServeError::Startup { index, reason }) => Some(ServeError::Startup {
+            index: *index,
+            reason: reason.clone(),
+        }),
+        _ => None,
+    };
+    failure.map_or(Ok(()), Err)
+}
+
+/// Runs the start-up tasks concurrently on blocking threads and waits for all.
+async fn run_startup(tasks: Vec<StartupTask>) -> Result<(), ServeError> {
+    let began = Instant::now();
+    let handles: Vec<_> = tasks.into_iter().map(tokio::task::spawn_blocking).collect();
+    let count = handles.len();
+    for (index, handle) in handles.into_iter().enumerate() {
+        if let Err(e) = handle.await {
+            return Err(ServeError::Startup {
+                index,
+                reason: e.to_string(),
+            });
+        }
+    }
+    tracing::info!(
+        tasks = count,
+        elapsed_ms = began.elapsed().as_millis() as u64,
+        "start-up tasks finished"
+    );
+    Ok(())
+}
+
+/// Sets `""` and every game service to `status`.
+async fn set_health(reporter: &HealthReporter, status: ServingStatus) {
+    reporter.set_service_status("", status).await;
+    for name in GAME_SERVICES {
+        reporter.set_service_status(name, status).await;
+    }
+}

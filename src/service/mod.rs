@@ -1,0 +1,213 @@
+//! The gRPC handlers: proto <-> domain translation and validation only.
+//!
+//! Each game has one handler struct implementing its generated service trait
+//! ([`doudizhu::DouDizhuApi`], [`mahjong::MahjongApi`], [`gomoku::GomokuApi`]). A handler
+//! validates the request (bad input is [`error::invalid_argument`]), computes the work
+//! deadline with [`work_deadline`], runs the engine on a blocking thread with
+//! [`run_blocking`] and translates the answer. No game logic lives here.
+
+pub mod doudizhu;
+pub mod error;
+pub mod gomoku;
+pub mod mahjong;
+
+use std::time::{Duration, Instant};
+
+/// Work budget used when neither the request (`budget_ms = 0`) nor the server (no
+/// [`RequestDeadline`] in the request, e.g. a handler called directly in a unit test)
+/// says otherwise: 1000 ms.
+pub const DEFAULT_WORK_BUDGET: Duration = Duration::from_millis(1000);
+
+/// The server's limits for one request, put into the request extensions by the
+/// server's deadline layer (`crate::server`) and read back by [`work_deadline`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestDeadline {
+    /// The hard deadline: the earliest of the caller's gRPC deadline (`grpc-timeout`)
+    /// and now + the server's `--request-budget-ms`. At this instant the server answers
+    /// `DEADLINE_EXCEEDED` whether or not the engine has finished.
+    pub at: Instant,
+    /// The server's default work budget (`--default-budget-ms`), used when a request
+    /// says `budget_ms = 0`.
+    pub default_budget: Duration,
+}
+
+/// The instant by which an engine must stop working on `req` and answer.
+///
+/// The earliest of:
+/// - now + `budget_ms` when `budget_ms > 0`, else now + the server's default work
+///   budget (`--default-budget-ms`, [`DEFAULT_WORK_BUDGET`] without a server);
+/// - the server's hard deadline for the request (the earliest of now +
+///   `--request-budget-ms` and the caller's gRPC deadline), minus a small safety margin
+///   (1/20 of the time left, at most 20 ms) so that the answer is sent before the
+///   server's deadline layer answers `DEADLINE_EXCEEDED` in its place.
+///
+/// Without the server's layers (a handler called directly) the caller's
+/// `grpc-timeout` metadata is read instead of the hard deadline.
+pub fn work_deadline<T>(req: &tonic::Request<T>, budget_ms: u32) -> Instant {
+    let now = Instant::now();
+    let limits = req.extensions().get::<RequestDeadline>().copied();
+    let own = if budget_ms > 0 {
+        now + Duration::from_millis(u64::from(budget_ms))
+    } else {
+        now + limits.map_or(DEFAULT_WORK_BUDGET, |l| l.default_budget)
+    };
+    let hard = limits.map(|l| l.at).or_else(|| {
+        req.metadata()
+            .get("grpc-timeout")
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_grpc_timeout)
+            .map(|d| now + d)
+    });
+    match hard {
+        Some(hard) => {
+            let left = hard.saturating_duration_since(now);
+            let margin = (left / 20).min(Duration::from_millis(20));
+            own.min(hard - margin)
+        }
+        None => own,
+    }
+}
+
+/// Parses a `grpc-timeout` header value: 1..8 ASCII digits followed by a unit `H`
+/// (hours), `M` (minutes), `S`, `m` (ms), `u` (µs) or `n` (ns), per the gRPC over
+/// HTTP/2 spec. `None` for anything else.
+pub fn parse_grpc_timeout(value: &str) -> Option<Duration> {
+    if value.len() < 2 || value.len() > 9 {
+        return None;
+    }
+    let (digits, unit) = value.split_at(value.len() - 1);
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u64 = digits.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(n * 3600),
+        "M" => Duration::from_secs(n * 60),
+        "S" => Duration::from_secs(n),
+        "m" => Duration::from_millis(n),
+        "u" => Duration::from_micros(n),
+        "n" => Duration::from_nanos(n),
+        _ => return None,
+    })
+}
+
+/// Runs CPU-heavy engine work on tokio's blocking pool and awaits it.
+///
+/// A panic inside `work` becomes `INTERNAL` (the process keeps serving). If the RPC
+/// is dropped (deadline, cancellation) the work still runs to its end, so `work` must
+/// itself stop by the deadline it was given (see [`work_deadline`]).
+pub async fn run_blocking<T, F>(work: F) -> Result<T, tonic::Status>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| error::internal(format!("engine task failed: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request_with(
+        limits: Option<RequestDeadline>,
+        grpc_timeout: Option<&str>,
+    ) -> tonic::Request<()> {
+        let mut req = tonic::Request::new(());
+        if let Some(l) = limits {
+            req.extensions_mut().insert(l);
+        }
+        if let Some(t) = grpc_timeout {
+            req.metadata_mut()
+                .insert("grpc-timeout", t.parse().unwrap());
+        }
+        req
+    }
+
+    fn ms_from_now(at: Instant) -> u128 {
+        at.saturating_duration_since(Instant::now()).as_millis()
+    }
+
+    #[test]
+    fn request_budget_applies_when_it_is_the_earliest() {
+        let limits = RequestDeadline {
+            at: Instant::now() + Duration::from_secs(10),
+            default_budget: Duration::from_millis(1000),
+        };
+        let at = work_deadline(&request_with(Some(limits), None), 200);
+        assert!(
+            (190..=200).contains(&ms_from_now(at)),
+            "{}",
+            ms_from_now(at)
+        );
+    }
+
+    #[test]
+    fn zero_budget_uses_the_server_default() {
+        let limits = RequestDeadline {
+            at: Instant::now() + Duration::from_secs(10),
+            default_budget: Duration::from_millis(300),
+        };
+        let at = work_deadline(&request_with(Some(limits), None), 0);
+        assert!(
+            (290..=300).contains(&ms_from_now(at)),
+            "{}",
+            ms_from_now(at)
+        );
+    }
+
+    #[test]
+    fn hard_deadline_caps_the_budget_with_a_margin() {
+        // Hard deadline 400 ms away: margin min(400/20, 20) = 20 ms -> 380 ms.
+        let limits = RequestDeadline {
+            at: Instant::now() + Duration::from_millis(400),
+            default_budget: Duration::from_millis(1000),
+        };
+        let at = work_deadline(&request_with(Some(limits), None), 5000);
+        assert!(
+            (370..=380).contains(&ms_from_now(at)),
+            "{}",
+            ms_from_now(at)
+        );
+    }
+
+    #[test]
+    fn grpc_timeout_metadata_is_read_without_the_server_layer() {
+        // 100 ms: margin 5 ms -> 95 ms.
+        let at = work_deadline(&request_with(None, Some("100m")), 0);
+        assert!((85..=95).contains(&ms_from_now(at)), "{}", ms_from_now(at));
+        let at = work_deadline(&request_with(None, None), 0);
+        assert!(
+            (990..=1000).contains(&ms_from_now(at)),
+            "{}",
+            ms_from_now(at)
+        );
+    }
+
+    #[test]
+    fn grpc_timeout_values_parse_per_the_spec() {
+        assert_eq!(parse_grpc_timeout("3S"), Some(Duration::from_secs(3)));
+        assert_eq!(parse_grpc_timeout("2M"), Some(Duration::from_secs(120)));
+        assert_eq!(parse_grpc_timeout("1H"), Some(Duration::from_secs(3600)));
+        assert_eq!(parse_grpc_timeout("250m"), Some(Duration::from_millis(250)));
+        assert_eq!(parse_grpc_timeout("7u"), Some(Duration::from_micros(7)));
+        assert_eq!(
+            parse_grpc_timeout("99999999n"),
+            Some(Duration::from_nanos(99_999_999))
+        );
+        assert_eq!(parse_grpc_timeout("123456789m"), None, "9 digits");
+        assert_eq!(parse_grpc_timeout("m"), None);
+        assert_eq!(parse_grpc_timeout("-1S"), None);
+        assert_eq!(parse_grpc_timeout("10x"), None);
+    }
+
+    #[tokio::test]
+    async fn run_blocking_turns_a_panic_into_internal() {
+        let status = run_blocking(|| -> u32 { panic!("boom") })
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), tonic::Code::Internal);
+        assert_eq!(run_blocking(|| 7).await.unwrap(), 7);
+    }
+}
