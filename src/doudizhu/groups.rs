@@ -115,7 +115,17 @@ fn single_wings(
         None => 0,
     };
     let from = must.unwrap_or(0);
-    single_wings_rec(c, body, n, start, from, allow_rocket, &mut buf, &mut used, f);
+    single_wings_rec(
+        c,
+        body,
+        n,
+        start,
+        from,
+        allow_rocket,
+        &mut buf,
+        &mut used,
+        f,
+    );
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -200,11 +210,7 @@ fn carriers_at(
 ) {
     let lo = top + 1 - len;
     let (bare, single, pair) = if len == 1 {
-        (
-            Kind::Trio,
-            Kind::TrioWithSingle,
-            Kind::TrioWithPair,
-        )
+        (Kind::Trio, Kind::TrioWithSingle, Kind::TrioWithPair)
     } else {
         (
             Kind::TrioChain,
@@ -216,14 +222,9 @@ fn carriers_at(
         f(make0(bare, top, len));
     }
     if len <= 5 {
-        single_wings(
-            c,
-            (lo, top),
-            len as usize,
-            must,
-            allow_rocket,
-            &mut |k| f(make(single, top, len, k)),
-        );
+        single_wings(c, (lo, top), len as usize, must, allow_rocket, &mut |k| {
+            f(make(single, top, len, k))
+        });
     }
     if len <= 4 {
         pair_wings(c, (lo, top), len as usize, must, &mut |k| {
@@ -322,4 +323,3 @@ pub fn for_each_with_lowest(c: &Counts, low: u8, f: &mut dyn FnMut(Play)) {
         }
     }
 }
-

@@ -25,6 +25,7 @@ pub use play::{Kind, Play, Rules, classify, default_reading, for_each_reading};
 
 // Decisions (issue 4): hand value, game state, policy, search.
 pub mod groups;
+pub mod search;
 pub mod state;
 pub mod strategy;
 pub mod value;

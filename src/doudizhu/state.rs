@@ -81,7 +81,9 @@ pub struct Observation {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum StateError {
     /// More copies of a rank than the deck holds, across hand, history and bottom cards.
-    #[error("{count} cards of rank '{rank}' across hand, history and bottom cards (the deck has {max})")]
+    #[error(
+        "{count} cards of rank '{rank}' across hand, history and bottom cards (the deck has {max})"
+    )]
     TooManyOfRank {
         /// The rank.
         rank: Rank,
@@ -97,7 +99,9 @@ pub enum StateError {
         count: u8,
     },
     /// The hand size does not match the seat and the history.
-    #[error("hand has {actual} cards but the seat was dealt {dealt} and played {played}, so it holds {expected}")]
+    #[error(
+        "hand has {actual} cards but the seat was dealt {dealt} and played {played}, so it holds {expected}"
+    )]
     HandSize {
         /// Cards in the hand given.
         actual: u8,
@@ -143,7 +147,9 @@ pub enum StateError {
         left: u8,
     },
     /// The history continues after a seat emptied its hand.
-    #[error("entry {index} comes after the game ended (a seat emptied its hand at entry {ended_at})")]
+    #[error(
+        "entry {index} comes after the game ended (a seat emptied its hand at entry {ended_at})"
+    )]
     AfterGameEnd {
         /// Index of the first entry after the end.
         index: usize,
@@ -165,7 +171,9 @@ pub enum StateError {
         to_move: Seat,
     },
     /// The landlord's own plays use cards that are not in their hand nor played before.
-    #[error("the landlord's known cards (hand and own plays) do not hold the bottom cards: missing '{missing}'")]
+    #[error(
+        "the landlord's known cards (hand and own plays) do not hold the bottom cards: missing '{missing}'"
+    )]
     LandlordCardsNotHeld {
         /// The bottom cards missing.
         missing: Cards,

@@ -22,8 +22,8 @@ use super::groups::{Counts, minus};
 use super::movegen::{for_each_follow, for_each_lead, try_for_each_follow};
 use super::play::{Kind, Play, Rules, classify, default_reading};
 use super::state::{GameState, Seat};
-use std::ops::ControlFlow;
 use super::value::{Evaluation, Evaluator, ROUND_WORTH};
+use std::ops::ControlFlow;
 
 /// A candidate with the policy's score (higher is better). `play` `None` is a pass.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -387,9 +387,7 @@ fn follow(ctx: &mut Ctx, to_beat: &Play, by: Seat) -> (Vec<Scored>, String) {
         ),
         Some(g) if urgent => format!(
             "beats {} with {}: the opponent has {} card(s) left",
-            to_beat.cards,
-            g.cards,
-            maker_left
+            to_beat.cards, g.cards, maker_left
         ),
         Some(g) => format!(
             "beats {} with {}, leaving hand value {}",
@@ -449,7 +447,9 @@ pub fn decide_bid(hand: &Counts, highest: u8) -> BidDecision {
     } else {
         (
             level,
-            format!("bids {level}: hand value {v} with {controls} control card(s) (2s, jokers, bombs)"),
+            format!(
+                "bids {level}: hand value {v} with {controls} control card(s) (2s, jokers, bombs)"
+            ),
         )
     };
     BidDecision {
@@ -461,9 +461,8 @@ pub fn decide_bid(hand: &Counts, highest: u8) -> BidDecision {
 
 /// Number of control cards: 2s, jokers and cards in bombs.
 fn controls(hand: &Counts) -> u8 {
-    let mut n = hand[Rank::TWO.index()]
-        + hand[Rank::SMALL_JOKER.index()]
-        + hand[Rank::BIG_JOKER.index()];
+    let mut n =
+        hand[Rank::TWO.index()] + hand[Rank::SMALL_JOKER.index()] + hand[Rank::BIG_JOKER.index()];
     for &c in hand.iter().take(Rank::TWO.index() + 1) {
         if c == 4 {
             n += 4;

@@ -35,15 +35,11 @@ pub const fn rank_value(rank: u8) -> i32 {
 pub fn group_value(g: &Play) -> i32 {
     let v = rank_value(g.main.index() as u8);
     match g.kind {
-        Kind::Single
-        | Kind::Pair
-        | Kind::Trio
-        | Kind::TrioWithSingle
-        | Kind::TrioWithPair => v - 10,
-        Kind::Chain | Kind::PairChain => v - 10 + 1,
-        Kind::TrioChain | Kind::AirplaneWithSingles | Kind::AirplaneWithPairs => {
-            (v - 3 + 1) / 2
+        Kind::Single | Kind::Pair | Kind::Trio | Kind::TrioWithSingle | Kind::TrioWithPair => {
+            v - 10
         }
+        Kind::Chain | Kind::PairChain => v - 10 + 1,
+        Kind::TrioChain | Kind::AirplaneWithSingles | Kind::AirplaneWithPairs => (v - 3 + 1) / 2,
         Kind::FourWithTwoSingles | Kind::FourWithTwoPairs => (v - 3) / 2,
         Kind::Bomb => v - 3 + 7,
         Kind::Rocket => 20,
@@ -168,7 +164,8 @@ impl Evaluator {
             let better = match &best {
                 None => true,
                 Some(b) => {
-                    cand.score() > b.score() || (cand.score() == b.score() && cand.rounds < b.rounds)
+                    cand.score() > b.score()
+                        || (cand.score() == b.score() && cand.rounds < b.rounds)
                 }
             };
             if better {
