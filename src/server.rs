@@ -235,8 +235,8 @@ pub async fn serve(
         async move {
             tokio::select! {
                 _ = shutdown => tracing::info!("shutdown signal: NOT_SERVING, draining"),
-                // Err: the start-up runner ended without failing; wait for `shutdown`.
-                Ok(_) = startup_failed_rx.wait_for(Option::is_some) => {}
+                // false: the start-up runner ended without failing; wait for `shutdown`.
+                true = async { startup_failed_rx.wait_for(Option::is_some).await.is_ok() } => {}
             }
             set_health(&reporter, ServingStatus::NotServing).await;
             let _ = draining_tx.send(true);
@@ -252,7 +252,7 @@ pub async fn serve(
     let mut drain_started = draining_rx.clone();
     tokio::select! {
         result = &mut server => result?,
-        _ = drain_started.wait_for(|d| *d) => {
+        _ = async { drain_started.wait_for(|d| *d).await.is_ok() } => {
             let began = Instant::now();
             match tokio::time::timeout(config.shutdown_grace, &mut server).await {
                 Ok(result) => {
