@@ -16,7 +16,7 @@
 //!    policy (seed 000's hand value, no card counting).
 //! 4. The candidate that wins the most worlds is chosen (ties: the heuristic's order).
 //!
-//! The search stops at the deadline it is given: the clock is read every few hundred
+//! The search stops at the deadline it is given: the clock is read every 16
 //! solver nodes and between playout moves, and an unfinished world is not counted.
 //! The answer is exact (under the model "every consistent deal equally likely") when all
 //! splits were enumerated and every world was solved to the end.
@@ -43,6 +43,8 @@ pub const ENUMERATE_WORLDS: u64 = 64;
 pub const SOLVE_CARDS: u8 = 16;
 /// Node cap of one exact solve; beyond it the world is played out instead.
 pub const SOLVE_NODES: u64 = 200_000;
+/// Most solver memo entries kept (about 32 MiB); beyond it the memo starts afresh.
+pub const SOLVER_MEMO_LIMIT: usize = 1 << 19;
 
 /// The search's answer.
 #[derive(Clone, Debug)]
@@ -59,6 +61,10 @@ pub struct SearchDecision {
 
 /// Decides by sampling and solving until `deadline` (see the module docs).
 pub fn decide(st: &GameState, deadline: Instant) -> SearchDecision {
+    // Keep 5 % of the time left (at most 5 ms) for answering.
+    let now = Instant::now();
+    let left = deadline.saturating_duration_since(now);
+    let deadline = deadline - (left / 20).min(std::time::Duration::from_millis(5));
     let heuristic = decide_play(st);
     let mut cands: Vec<Option<Play>> = Vec::new();
     for s in &heuristic.ranked {
@@ -352,14 +358,14 @@ impl Search {
             rules,
             deadline,
             nodes: 0,
-            ev: Evaluator::new(),
-            memo: HashMap::new(),
+            ev: Evaluator::with_capacity(1 << 16),
+            memo: HashMap::with_capacity(1 << 16),
         }
     }
 
     fn out_of_time(&mut self) -> bool {
         self.nodes += 1;
-        self.nodes % 256 == 0 && Instant::now() >= self.deadline
+        self.nodes % 16 == 0 && Instant::now() >= self.deadline
     }
 
     /// Plays `cand` for the seat to move in world `hands` and finishes the game: `Some((the
@@ -466,6 +472,9 @@ impl Search {
                 result = want_landlord;
             }
         }
+        if self.memo.len() >= SOLVER_MEMO_LIMIT {
+            self.memo.clear();
+        }
         self.memo.insert(key, result);
         Ok(result)
     }
@@ -519,10 +528,19 @@ impl Search {
                 if let Some(p) = classify(&hand, &self.rules).into_iter().next() {
                     return Some(p);
                 }
+                // Seed 002's lead principle: a group holding the lowest card (bombs and
+                // the rocket aside, unless nothing else is left).
+                let c = hand.counts();
+                let low = (0..Rank::COUNT).find(|&r| c[r] > 0 && c[r] < 4 && r < 13);
                 let mut best: Option<(i32, Play)> = None;
                 let ev = &mut self.ev;
                 for_each_lead(&hand, &self.rules, |p| {
-                    let v = ev.value(&minus(hand.counts(), p.cards.counts()));
+                    if let Some(low) = low
+                        && (p.kind.is_bomb() || p.cards.counts()[low] == 0)
+                    {
+                        return;
+                    }
+                    let v = ev.value(&minus(c, p.cards.counts()));
                     if best.is_none_or(|(b, _)| v > b) {
                         best = Some((v, *p));
                     }

@@ -119,16 +119,138 @@ impl<'a> Ctx<'a> {
                 || (c[Rank::TWO.index()] > 0 && g.main != Rank::TWO))
     }
 
-    fn candidates_lead(&self) -> Vec<Play> {
+    fn candidates_lead(&mut self) -> Vec<Play> {
         let mut v: Vec<Play> = Vec::new();
         for_each_lead(&self.st.hand, &self.rules, |g| v.push(*g));
-        v
+        self.smallest_kickers_only(v)
     }
 
-    fn candidates_follow(&self, to_beat: &Play) -> Vec<Play> {
+    fn candidates_follow(&mut self, to_beat: &Play) -> Vec<Play> {
         let mut v: Vec<Play> = Vec::new();
         for_each_follow(&self.st.hand, to_beat, &self.rules, |g| v.push(*g));
-        v
+        self.smallest_kickers_only(v)
+    }
+
+    /// Keeps plays without kickers, and for each trio / airplane / four (kind, length,
+    /// main rank) only the reading with the smallest spare kickers (seed 002: a trio
+    /// takes the smallest single or pair the rest of the hand does not need). Spare
+    /// kickers are the single (pair) groups of the hand's best decomposition outside the
+    /// main part, lowest first; when there are too few, the lowest cards (pairs) left. The chosen reading must be one of the legal plays `v`.
+    fn smallest_kickers_only(&mut self, v: Vec<Play>) -> Vec<Play> {
+        let mut out: Vec<Play> = Vec::with_capacity(v.len());
+        let mut done: Vec<(Kind, u8, Rank)> = Vec::new();
+        for p in &v {
+            if !has_kickers(p.kind) {
+                out.push(*p);
+                continue;
+            }
+            let key = (p.kind, p.len, p.main);
+            if done.contains(&key) {
+                continue;
+            }
+            done.push(key);
+            if let Some(k) = self.with_smallest_kickers(p)
+                && v.iter().any(|q| q.cards == k.cards)
+            {
+                out.push(k);
+            }
+        }
+        out
+    }
+
+    /// `p`'s main part with the smallest spare kickers from the hand.
+    fn with_smallest_kickers(&mut self, p: &Play) -> Option<Play> {
+        let hand = self.st.hand.counts();
+        let top = p.main.index();
+        let (len, per, n_kickers, pairs) = match p.kind {
+            Kind::TrioWithSingle => (1, 3, 1, false),
+            Kind::TrioWithPair => (1, 3, 1, true),
+            Kind::AirplaneWithSingles => (p.len as usize, 3, p.len as usize, false),
+            Kind::AirplaneWithPairs => (p.len as usize, 3, p.len as usize, true),
+            Kind::FourWithTwoSingles => (1, 4, 2, false),
+            Kind::FourWithTwoPairs => (1, 4, 2, true),
+            _ => return Some(*p),
+        };
+        let lo = top + 1 - len;
+        let mut main = [0u8; Rank::COUNT];
+        for m in main.iter_mut().take(top + 1).skip(lo) {
+            *m = per;
+        }
+        let rest = minus(hand, &main);
+        let in_main = |r: usize| (lo..=top).contains(&r);
+        // The best decomposition already carries this main part: its kickers are the
+        // best ones.
+        if let Some(g) = self
+            .hand_eval
+            .groups
+            .iter()
+            .find(|g| g.kind == p.kind && g.len == p.len && g.main == p.main)
+        {
+            return Some(*g);
+        }
+        // Spare kickers: single (pair) groups of the decomposition and the kickers its
+        // trios and fours carry, lowest first.
+        let need = if pairs { 2 } else { 1 };
+        let mut spare: Vec<usize> = Vec::new();
+        for g in &self.hand_eval.groups {
+            let want = if pairs { Kind::Pair } else { Kind::Single };
+            if g.kind == want {
+                spare.push(g.main.index());
+            } else if has_kickers(g.kind) {
+                let gl = g.main.index() + 1 - g.len as usize;
+                for (r, &n) in g.cards.counts().iter().enumerate() {
+                    if !(gl..=g.main.index()).contains(&r) && n >= need {
+                        for _ in 0..n / need {
+                            spare.push(r);
+                        }
+                    }
+                }
+            }
+        }
+        spare.sort_unstable();
+        let mut picked: Vec<usize> = Vec::new();
+        let mut left = rest;
+        for r in spare {
+            if picked.len() == n_kickers {
+                break;
+            }
+            if in_main(r) || left[r] < need || (pairs && picked.contains(&r)) {
+                continue;
+            }
+            left[r] -= need;
+            picked.push(r);
+        }
+        if picked.len() < n_kickers {
+            // Too few spare groups: the lowest cards (pairs) of the rest.
+            picked.clear();
+            let mut left = rest;
+            for r in 0..Rank::COUNT {
+                if in_main(r) {
+                    continue;
+                }
+                let need = if pairs { 2 } else { 1 };
+                while picked.len() < n_kickers && left[r] >= need {
+                    picked.push(r);
+                    left[r] -= need;
+                    if pairs {
+                        break;
+                    }
+                }
+            }
+            if picked.len() < n_kickers {
+                return None;
+            }
+        }
+        let mut cards = main;
+        for &r in &picked {
+            cards[r] += if pairs { 2 } else { 1 };
+        }
+        Some(Play {
+            kind: p.kind,
+            len: p.len,
+            main: p.main,
+            cards: Cards::from_counts(cards).ok()?,
+        })
     }
 }
 
@@ -189,7 +311,7 @@ fn promote(mut ranked: Vec<Scored>, best: Option<Play>) -> Vec<Scored> {
 fn lead(ctx: &mut Ctx) -> (Vec<Scored>, String) {
     let st = ctx.st;
     let hand = st.hand;
-    let cands = ctx.candidates_lead();
+    let mut cands = ctx.candidates_lead();
     // Score every lead by the value of the hand it leaves.
     let groups_now = ctx.hand_eval.groups.len();
     let teammate_left = st.teammate().map(|t| st.left(t));
@@ -198,6 +320,22 @@ fn lead(ctx: &mut Ctx) -> (Vec<Scored>, String) {
         .map(|s| st.left(s))
         .filter(|&n| n <= 2)
         .collect();
+    if near_out.is_empty() && !matches!(teammate_left, Some(1 | 2)) {
+        // Seed 000 / seed 002 lead principle 1: lead a group holding the lowest card
+        // (bombs and the rocket aside); the value comparison picks which one.
+        let hand_c = hand.counts();
+        let lowest = (0..Rank::COUNT).find(|&r| hand_c[r] > 0 && hand_c[r] < 4 && r < 13);
+        if let Some(low) = lowest {
+            let with_low: Vec<Play> = cands
+                .iter()
+                .copied()
+                .filter(|g| !g.kind.is_bomb() && g.cards.counts()[low] > 0)
+                .collect();
+            if !with_low.is_empty() {
+                cands = with_low;
+            }
+        }
+    }
     let mut ranked: Vec<Scored> = Vec::with_capacity(cands.len());
     for g in &cands {
         if groups_now > 2 && Ctx::big_kickers(g) {

@@ -97,8 +97,12 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// Exact hand evaluator with a memo shared across calls (one per decision: the memo of a
-/// 20-card hand holds at most a few hundred thousand entries of 16 bytes).
+/// Most memo entries an [`Evaluator`] keeps (about 48 MiB); beyond it the memo starts
+/// afresh.
+pub const MEMO_LIMIT: usize = 1 << 20;
+
+/// Exact hand evaluator with a memo shared across calls (one per decision or search; a
+/// 20-card hand's decomposition visits a few hundred to a few thousand count vectors).
 #[derive(Default)]
 pub struct Evaluator {
     memo: HashMap<u64, Best, BuildHasherDefault<KeyHasher>>,
@@ -109,6 +113,14 @@ impl Evaluator {
     pub fn new() -> Evaluator {
         Evaluator {
             memo: HashMap::default(),
+        }
+    }
+
+    /// An evaluator whose memo is sized for `entries` up front (no rehashing pauses
+    /// until then; used by the search, whose playouts visit many hands).
+    pub fn with_capacity(entries: usize) -> Evaluator {
+        Evaluator {
+            memo: HashMap::with_capacity_and_hasher(entries.min(MEMO_LIMIT), Default::default()),
         }
     }
 
@@ -173,6 +185,10 @@ impl Evaluator {
             }
         }
         let best = best.expect("a single card is always a group");
+        if self.memo.len() >= MEMO_LIMIT {
+            // Bounded memory: start afresh (results stay exact, only slower).
+            self.memo.clear();
+        }
         self.memo.insert(key, best);
         best
     }
