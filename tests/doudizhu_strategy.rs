@@ -8,7 +8,7 @@ use gameai::doudizhu::search;
 use gameai::doudizhu::state::{GameState, Observation, Seat};
 use gameai::doudizhu::strategy::{decide_bid, decide_play};
 use gameai::doudizhu::value::evaluate;
-use gameai::doudizhu::{Cards, Kind, Play, Rules, classify, legal_plays};
+use gameai::doudizhu::{Cards, Play, Rules, classify, legal_plays};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::seq::{IndexedRandom, SliceRandom};

@@ -365,7 +365,7 @@ impl Search {
 
     fn out_of_time(&mut self) -> bool {
         self.nodes += 1;
-        self.nodes % 16 == 0 && Instant::now() >= self.deadline
+        self.nodes.is_multiple_of(16) && Instant::now() >= self.deadline
     }
 
     /// Plays `cand` for the seat to move in world `hands` and finishes the game: `Some((the
@@ -407,7 +407,7 @@ impl Search {
     fn key(hands: &[Cards; 3], turn: usize, last: Option<(Play, usize)>) -> (u64, u64, u64, u32) {
         let l = match last {
             Some((p, by)) if by != turn => {
-                1 + ((p.kind as u32) << 1)
+                1 | ((p.kind as u32) << 1)
                     | (u32::from(p.len) << 5)
                     | ((p.main.index() as u32) << 10)
                     | ((by as u32) << 15)

@@ -106,6 +106,8 @@ pub const MEMO_LIMIT: usize = 1 << 20;
 #[derive(Default)]
 pub struct Evaluator {
     memo: HashMap<u64, Best, BuildHasherDefault<KeyHasher>>,
+    /// Option buffers reused across recursion levels (no allocation per state).
+    pool: Vec<Vec<Play>>,
 }
 
 impl Evaluator {
@@ -113,6 +115,7 @@ impl Evaluator {
     pub fn new() -> Evaluator {
         Evaluator {
             memo: HashMap::default(),
+            pool: Vec::new(),
         }
     }
 
@@ -121,6 +124,7 @@ impl Evaluator {
     pub fn with_capacity(entries: usize) -> Evaluator {
         Evaluator {
             memo: HashMap::with_capacity_and_hasher(entries.min(MEMO_LIMIT), Default::default()),
+            pool: Vec::new(),
         }
     }
 
@@ -162,10 +166,11 @@ impl Evaluator {
         if let Some(b) = self.memo.get(&key) {
             return *b;
         }
-        let mut options: Vec<Play> = Vec::with_capacity(32);
+        let mut options = self.pool.pop().unwrap_or_default();
+        options.clear();
         for_each_with_lowest(c, low as u8, &mut |g| options.push(g));
         let mut best: Option<Best> = None;
-        for g in options {
+        for &g in &options {
             let rest = minus(c, g.cards.counts());
             let r = self.best(&rest);
             let cand = Best {
@@ -184,6 +189,7 @@ impl Evaluator {
                 best = Some(cand);
             }
         }
+        self.pool.push(options);
         let best = best.expect("a single card is always a group");
         if self.memo.len() >= MEMO_LIMIT {
             // Bounded memory: start afresh (results stay exact, only slower).
