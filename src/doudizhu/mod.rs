@@ -22,3 +22,10 @@ pub use movegen::{
     legal_leads_into, legal_plays, try_for_each_follow, try_for_each_lead,
 };
 pub use play::{Kind, Play, Rules, classify, default_reading, for_each_reading};
+
+// Decisions (issue 4): hand value, game state, policy, search.
+pub mod groups;
+pub mod search;
+pub mod state;
+pub mod strategy;
+pub mod value;

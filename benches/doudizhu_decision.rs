@@ -1,0 +1,115 @@
+//! Dou Dizhu decision speed: the heuristic policy's free lead for 20-card landlord hands
+//! (goal p99 <= 1 ms), and SEARCH mode's time against its budget (goal: within budget +
+//! 10 %).
+//!
+//! Run: `cargo bench --bench doudizhu_decision`. Besides criterion's estimates, the
+//! bench prints the per-hand latency distribution of the heuristic lead (p50 / p99 /
+//! max over 1,000 deals) and the search's elapsed time over its budget, because a p99
+//! and a deadline overrun are properties of the distribution, not of the mean. Figures
+//! go to BENCHMARKS.md ("Dou Dizhu decisions").
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use gameai::doudizhu::search;
+use gameai::doudizhu::state::{GameState, Observation, Seat};
+use gameai::doudizhu::strategy::decide_play;
+use gameai::doudizhu::{Cards, Rules};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+
+/// `n` opening states of the landlord (20 cards, empty history), fixed seed.
+fn opening_states(n: usize) -> Vec<GameState> {
+    let mut rng = StdRng::seed_from_u64(20261129);
+    let mut deck: Vec<char> = "3456789TJQKA2".chars().flat_map(|c| [c; 4]).collect();
+    deck.push('X');
+    deck.push('D');
+    (0..n)
+        .map(|_| {
+            deck.shuffle(&mut rng);
+            let hand: String = deck[..20].iter().collect();
+            let bottom: String = deck[17..20].iter().collect();
+            GameState::derive(&Observation {
+                hand: hand.parse::<Cards>().expect("deal parses"),
+                seat: Seat::Landlord,
+                landlord_cards: bottom.parse().expect("bottom parses"),
+                history: Vec::new(),
+                rules: Rules::default(),
+            })
+            .expect("an opening is consistent")
+        })
+        .collect()
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+fn heuristic_lead(c: &mut Criterion) {
+    let states = opening_states(1000);
+    let mut times: Vec<Duration> = states
+        .iter()
+        .map(|st| {
+            let t = Instant::now();
+            black_box(decide_play(black_box(st)));
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    println!(
+        "heuristic lead, 20 cards, 1000 deals: p50 {:?}  p99 {:?}  max {:?}",
+        percentile(&times, 0.5),
+        percentile(&times, 0.99),
+        times[times.len() - 1]
+    );
+    let mut i = 0;
+    c.bench_function("ddz_heuristic_lead_20", |b| {
+        b.iter(|| {
+            i = (i + 1) % states.len();
+            black_box(decide_play(black_box(&states[i])))
+        })
+    });
+}
+
+fn search_budget(c: &mut Criterion) {
+    let states = opening_states(40);
+    for budget_ms in [20u64, 100] {
+        let budget = Duration::from_millis(budget_ms);
+        let mut times: Vec<Duration> = states
+            .iter()
+            .map(|st| {
+                let t = Instant::now();
+                black_box(search::decide(st, t + budget));
+                t.elapsed()
+            })
+            .collect();
+        times.sort();
+        let pct = |d: Duration| d.as_secs_f64() * 100.0 / budget.as_secs_f64();
+        println!(
+            "search, budget {budget_ms} ms, {} openings: p50 {:.1} %  p90 {:.1} %  max {:.1} % of budget",
+            times.len(),
+            pct(percentile(&times, 0.5)),
+            pct(percentile(&times, 0.9)),
+            pct(times[times.len() - 1])
+        );
+    }
+    let mut group = c.benchmark_group("ddz_search");
+    group.sample_size(10);
+    let mut i = 0;
+    group.bench_function("opening_budget_20ms", |b| {
+        b.iter(|| {
+            i = (i + 1) % states.len();
+            let st = &states[i];
+            black_box(search::decide(
+                st,
+                Instant::now() + Duration::from_millis(20),
+            ))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, heuristic_lead, search_budget);
+criterion_main!(benches);

@@ -1,0 +1,431 @@
+//! The state of the card-play phase as one player knows it, derived from their hand,
+//! seat, the bottom cards and the public history (DESIGN.md: entry `i` of the history
+//! was made by seat `i mod 3` in turn order landlord -> landlord_down -> landlord_up;
+//! an empty play is a pass).
+//!
+//! [`GameState::derive`] replays the history, checking every play, and yields the cards
+//! left per seat, the cards each seat played, the play to beat and who made it, the
+//! unseen cards, the bottom cards the landlord still holds, and what each seat passed
+//! on (a pass against an opponent's play reveals that the seat probably holds nothing
+//! of that kind above it; the search uses it when sampling).
+
+use thiserror::Error;
+
+use super::card::{Cards, Rank};
+use super::play::{Play, Rules, classify, default_reading};
+
+/// A seat at the table, in turn order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Seat {
+    /// The landlord (地主): 20 cards, leads first.
+    Landlord,
+    /// The farmer who plays right after the landlord (地主下家).
+    LandlordDown,
+    /// The farmer who plays right before the landlord (地主上家).
+    LandlordUp,
+}
+
+impl Seat {
+    /// All seats in turn order.
+    pub const ALL: [Seat; 3] = [Seat::Landlord, Seat::LandlordDown, Seat::LandlordUp];
+
+    /// Index in turn order (landlord 0, down 1, up 2).
+    pub const fn index(self) -> usize {
+        match self {
+            Seat::Landlord => 0,
+            Seat::LandlordDown => 1,
+            Seat::LandlordUp => 2,
+        }
+    }
+
+    /// The seat at turn-order index `i mod 3`.
+    pub const fn from_index(i: usize) -> Seat {
+        Seat::ALL[i % 3]
+    }
+
+    /// The seat that plays next.
+    pub const fn next(self) -> Seat {
+        Seat::from_index(self.index() + 1)
+    }
+
+    /// Whether two seats are on the same side (both farmers, or the same seat).
+    pub fn same_side(self, other: Seat) -> bool {
+        self == other || (self != Seat::Landlord && other != Seat::Landlord)
+    }
+
+    /// Cards dealt to the seat: 20 for the landlord (17 + 3 bottom cards), 17 otherwise.
+    pub const fn dealt(self) -> u8 {
+        match self {
+            Seat::Landlord => 20,
+            _ => 17,
+        }
+    }
+}
+
+/// What the caller knows; the input of [`GameState::derive`].
+#[derive(Clone, Debug)]
+pub struct Observation {
+    /// The cards in hand now.
+    pub hand: Cards,
+    /// The seat to move.
+    pub seat: Seat,
+    /// The three bottom cards (public, given to the landlord).
+    pub landlord_cards: Cards,
+    /// Every play so far in turn order (no cards = a pass).
+    pub history: Vec<Cards>,
+    /// Rule options.
+    pub rules: Rules,
+}
+
+/// A fault in an observation. Each names what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum StateError {
+    /// More copies of a rank than the deck holds, across hand, history and bottom cards.
+    #[error(
+        "{count} cards of rank '{rank}' across hand, history and bottom cards (the deck has {max})"
+    )]
+    TooManyOfRank {
+        /// The rank.
+        rank: Rank,
+        /// How many were seen.
+        count: u8,
+        /// How many the deck holds (4, or 1 for a joker).
+        max: u8,
+    },
+    /// The bottom cards are not three cards.
+    #[error("the bottom cards are {count} cards, not 3")]
+    LandlordCardCount {
+        /// Number given.
+        count: u8,
+    },
+    /// The hand size does not match the seat and the history.
+    #[error(
+        "hand has {actual} cards but the seat was dealt {dealt} and played {played}, so it holds {expected}"
+    )]
+    HandSize {
+        /// Cards in the hand given.
+        actual: u8,
+        /// Cards the seat was dealt.
+        dealt: u8,
+        /// Cards the seat played in the history.
+        played: u8,
+        /// Cards it must hold.
+        expected: u8,
+    },
+    /// A history entry is no legal play at all.
+    #[error("entry {index} '{cards}' is no legal play")]
+    NotAPlay {
+        /// Index in the history.
+        index: usize,
+        /// Its cards.
+        cards: Cards,
+    },
+    /// A history entry passes on a free lead.
+    #[error("entry {index} passes on a free lead")]
+    PassOnFreeLead {
+        /// Index in the history.
+        index: usize,
+    },
+    /// A history entry does not beat the play it follows.
+    #[error("entry {index} '{cards}' does not beat '{to_beat}'")]
+    DoesNotBeat {
+        /// Index in the history.
+        index: usize,
+        /// Its cards.
+        cards: Cards,
+        /// The play it had to beat.
+        to_beat: Cards,
+    },
+    /// A history entry plays more cards than the seat had left.
+    #[error("entry {index} plays {played} cards but that seat had {left} left")]
+    MoreThanLeft {
+        /// Index in the history.
+        index: usize,
+        /// Cards played.
+        played: u8,
+        /// Cards the seat had.
+        left: u8,
+    },
+    /// The history continues after a seat emptied its hand.
+    #[error(
+        "entry {index} comes after the game ended (a seat emptied its hand at entry {ended_at})"
+    )]
+    AfterGameEnd {
+        /// Index of the first entry after the end.
+        index: usize,
+        /// Index of the entry that emptied a hand.
+        ended_at: usize,
+    },
+    /// The game is over: nobody is to move.
+    #[error("the game is over (a seat emptied its hand at entry {ended_at})")]
+    GameOver {
+        /// Index of the entry that emptied a hand.
+        ended_at: usize,
+    },
+    /// The seat given is not the one to move.
+    #[error("seat {given:?} is not to move; {to_move:?} is")]
+    NotToMove {
+        /// The seat given.
+        given: Seat,
+        /// The seat to move after the history.
+        to_move: Seat,
+    },
+    /// The landlord's own plays use cards that are not in their hand nor played before.
+    #[error(
+        "the landlord's known cards (hand and own plays) do not hold the bottom cards: missing '{missing}'"
+    )]
+    LandlordCardsNotHeld {
+        /// The bottom cards missing.
+        missing: Cards,
+    },
+    /// The seat's own plays in the history, with the hand, hold cards of a rank too often.
+    #[error("the hand and the seat's own plays hold {count} cards of rank '{rank}'")]
+    OwnCardsTooMany {
+        /// The rank.
+        rank: Rank,
+        /// How many.
+        count: u8,
+    },
+}
+
+/// A pass a seat made, and the play it passed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassRecord {
+    /// Who passed.
+    pub seat: Seat,
+    /// The play to beat at that moment.
+    pub to_beat: Play,
+    /// Who made that play.
+    pub by: Seat,
+}
+
+/// The state derived from an [`Observation`].
+#[derive(Clone, Debug)]
+pub struct GameState {
+    /// The hand of the seat to move.
+    pub hand: Cards,
+    /// The seat to move.
+    pub seat: Seat,
+    /// Cards left per seat (turn-order index).
+    pub cards_left: [u8; 3],
+    /// Cards each seat played (turn-order index).
+    pub played: [Cards; 3],
+    /// Cards neither in hand nor played: held by the two other seats.
+    pub unseen: Cards,
+    /// Bottom cards the landlord has not played yet (when the seat is a farmer these
+    /// are known to be in the landlord's hand; for the landlord, inside `hand`).
+    pub landlord_known: Cards,
+    /// The play to beat and who made it; `None` on a free lead.
+    pub to_beat: Option<(Play, Seat)>,
+    /// Every pass made on a play (not on a free lead).
+    pub passes: Vec<PassRecord>,
+    /// Number of plays (non-passes) each seat made.
+    pub plays_made: [u8; 3],
+    /// Rule options.
+    pub rules: Rules,
+}
+
+impl GameState {
+    /// Replays and checks the observation's history (see [`StateError`] for each check).
+    /// A play's reading: on a free lead DouZero's ([`default_reading`]: a trio chain
+    /// before an airplane); when following, the reading that beats the play to beat.
+    pub fn derive(obs: &Observation) -> Result<GameState, StateError> {
+        let bottom_n = obs.landlord_cards.len();
+        if bottom_n != 3 {
+            return Err(StateError::LandlordCardCount {
+                count: bottom_n as u8,
+            });
+        }
+        let mut left = [20u8, 17, 17];
+        let mut played = [Cards::EMPTY; 3];
+        let mut plays_made = [0u8; 3];
+        let mut to_beat: Option<(Play, Seat)> = None;
+        let mut passes_since = 0u8;
+        let mut passes = Vec::new();
+        let mut ended_at: Option<usize> = None;
+        // Cards seen so far, for the per-rank limit (checked as the history goes, so a
+        // history that plays a rank five times is caught even before the totals).
+        for (i, entry) in obs.history.iter().enumerate() {
+            if let Some(e) = ended_at {
+                return Err(StateError::AfterGameEnd {
+                    index: i,
+                    ended_at: e,
+                });
+            }
+            let seat = Seat::from_index(i);
+            if entry.is_empty() {
+                match to_beat {
+                    None => return Err(StateError::PassOnFreeLead { index: i }),
+                    Some((g, by)) => {
+                        passes.push(PassRecord {
+                            seat,
+                            to_beat: g,
+                            by,
+                        });
+                        passes_since += 1;
+                        if passes_since == 2 {
+                            to_beat = None;
+                        }
+                    }
+                }
+                continue;
+            }
+            let reads = classify(entry, &obs.rules);
+            if reads.is_empty() {
+                return Err(StateError::NotAPlay {
+                    index: i,
+                    cards: *entry,
+                });
+            }
+            let reading = match to_beat {
+                None => default_reading(&reads).expect("readings are not empty"),
+                Some((g, _)) => match reads.iter().rev().find(|r| r.beats(&g)) {
+                    Some(r) => *r,
+                    None => {
+                        return Err(StateError::DoesNotBeat {
+                            index: i,
+                            cards: *entry,
+                            to_beat: g.cards,
+                        });
+                    }
+                },
+            };
+            let s = seat.index();
+            let n = entry.len() as u8;
+            if n > left[s] {
+                return Err(StateError::MoreThanLeft {
+                    index: i,
+                    played: n,
+                    left: left[s],
+                });
+            }
+            left[s] -= n;
+            played[s] = add_unchecked(&played[s], entry);
+            plays_made[s] += 1;
+            to_beat = Some((reading, seat));
+            passes_since = 0;
+            if left[s] == 0 {
+                ended_at = Some(i);
+            }
+        }
+        if let Some(e) = ended_at {
+            return Err(StateError::GameOver { ended_at: e });
+        }
+        let to_move = Seat::from_index(obs.history.len());
+        if obs.seat != to_move {
+            return Err(StateError::NotToMove {
+                given: obs.seat,
+                to_move,
+            });
+        }
+        let me = obs.seat.index();
+        // Every card seen: hand, all plays, and (for farmers) the bottom cards the
+        // landlord still holds. No rank may exceed the deck.
+        let landlord_known = saturating_sub(&obs.landlord_cards, &played[0]);
+        let mut seen = [0u16; Rank::COUNT];
+        let mut own = [0u16; Rank::COUNT];
+        for r in Rank::ALL {
+            let i = r.index();
+            own[i] = u16::from(obs.hand.count(r)) + u16::from(played[me].count(r));
+            seen[i] = u16::from(obs.hand.count(r))
+                + played.iter().map(|p| u16::from(p.count(r))).sum::<u16>();
+            if obs.seat != Seat::Landlord {
+                seen[i] += u16::from(landlord_known.count(r));
+            }
+        }
+        for r in Rank::ALL {
+            let max = r.copies_in_deck();
+            if own[r.index()] > u16::from(max) {
+                return Err(StateError::OwnCardsTooMany {
+                    rank: r,
+                    count: own[r.index()] as u8,
+                });
+            }
+        }
+        for r in Rank::ALL {
+            let max = r.copies_in_deck();
+            if seen[r.index()] > u16::from(max) {
+                return Err(StateError::TooManyOfRank {
+                    rank: r,
+                    count: seen[r.index()] as u8,
+                    max,
+                });
+            }
+        }
+        if obs.seat == Seat::Landlord {
+            let own_cards = add_unchecked(&obs.hand, &played[0]);
+            let missing = saturating_sub(&obs.landlord_cards, &own_cards);
+            if !missing.is_empty() {
+                return Err(StateError::LandlordCardsNotHeld { missing });
+            }
+        }
+        let n = obs.hand.len() as u8;
+        if n != left[me] {
+            return Err(StateError::HandSize {
+                actual: n,
+                dealt: obs.seat.dealt(),
+                played: played[me].len() as u8,
+                expected: left[me],
+            });
+        }
+        let mut unseen = Cards::FULL_DECK;
+        for r in Rank::ALL {
+            let taken = obs.hand.count(r) + played.iter().map(|p| p.count(r)).sum::<u8>();
+            unseen.remove(r, taken);
+        }
+        Ok(GameState {
+            hand: obs.hand,
+            seat: obs.seat,
+            cards_left: left,
+            played,
+            unseen,
+            landlord_known,
+            to_beat: if passes_since >= 2 { None } else { to_beat },
+            passes,
+            plays_made,
+            rules: obs.rules,
+        })
+    }
+
+    /// Cards left in the hand of `seat`.
+    pub fn left(&self, seat: Seat) -> u8 {
+        self.cards_left[seat.index()]
+    }
+
+    /// The opponents of the seat to move.
+    pub fn opponents(&self) -> impl Iterator<Item = Seat> + '_ {
+        Seat::ALL
+            .into_iter()
+            .filter(move |s| !s.same_side(self.seat))
+    }
+
+    /// The teammate of a farmer (`None` for the landlord).
+    pub fn teammate(&self) -> Option<Seat> {
+        Seat::ALL
+            .into_iter()
+            .find(|&s| s != self.seat && s.same_side(self.seat))
+    }
+
+    /// Fewest cards any opponent holds.
+    pub fn min_opponent_left(&self) -> u8 {
+        self.opponents().map(|s| self.left(s)).min().unwrap_or(0)
+    }
+}
+
+/// `a + b` rank by rank; callers guarantee the result fits the deck.
+fn add_unchecked(a: &Cards, b: &Cards) -> Cards {
+    let mut c = *a.counts();
+    for (x, y) in c.iter_mut().zip(b.counts()) {
+        *x += y;
+    }
+    Cards::from_counts_unchecked(c)
+}
+
+/// `a - b` rank by rank, saturating at 0.
+fn saturating_sub(a: &Cards, b: &Cards) -> Cards {
+    let mut c = *a.counts();
+    for (x, y) in c.iter_mut().zip(b.counts()) {
+        *x = x.saturating_sub(*y);
+    }
+    Cards::from_counts_unchecked(c)
+}

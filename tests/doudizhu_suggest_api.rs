@@ -1,0 +1,317 @@
+//! `SuggestDouDizhuPlay` and `SuggestDouDizhuBid` through a real gRPC client against an
+//! in-process server: answers, and every INVALID_ARGUMENT the issue lists, each naming
+//! its field.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use gameai::proto::dou_dizhu_service_client::DouDizhuServiceClient;
+use gameai::proto::{
+    DouDizhuRules, PlayKind, SearchMode, Seat, SuggestDouDizhuBidRequest,
+    SuggestDouDizhuPlayRequest,
+};
+use tonic::Code;
+use tonic::transport::Channel;
+use tonic_types::StatusExt;
+
+fn play_request(
+    hand: &str,
+    seat: Seat,
+    bottom: &str,
+    history: &[&str],
+) -> SuggestDouDizhuPlayRequest {
+    SuggestDouDizhuPlayRequest {
+        hand: hand.to_owned(),
+        seat: seat as i32,
+        landlord_cards: bottom.to_owned(),
+        history: history.iter().map(|h| (*h).to_owned()).collect(),
+        ..Default::default()
+    }
+}
+
+/// The field named by an INVALID_ARGUMENT (message prefix and BadRequest violation).
+async fn rejected_field(
+    client: &mut DouDizhuServiceClient<Channel>,
+    req: SuggestDouDizhuPlayRequest,
+) -> (String, String) {
+    let status = client
+        .suggest_dou_dizhu_play(req)
+        .await
+        .expect_err("the request is invalid");
+    assert_eq!(status.code(), Code::InvalidArgument, "{}", status.message());
+    let bad = status
+        .get_details_bad_request()
+        .expect("BadRequest details");
+    let field = bad.field_violations[0].field.clone();
+    assert!(status.message().starts_with(&format!("{field}: ")));
+    (field, status.message().to_owned())
+}
+
+// A consistent mid-game position: the landlord led the chain 3..A and the rocket, both
+// farmers passed each time; the landlord holds 333444 (see doudizhu_strategy.rs).
+const LANDLORD_HISTORY: [&str; 6] = ["3456789TJQKA", "", "", "XD", "", ""];
+
+#[tokio::test]
+async fn suggests_going_out_with_evaluation_alternatives_and_stats() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    let response = client
+        .suggest_dou_dizhu_play(play_request(
+            "444333",
+            Seat::Landlord,
+            "XD3",
+            &LANDLORD_HISTORY,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let play = response.play.expect("a play");
+    // The whole hand is one trio chain: play it and win.
+    assert_eq!(play.cards, "333444");
+    assert_eq!(play.kind(), PlayKind::TrioChain);
+    assert_eq!(play.main_rank, "4");
+    assert_eq!(play.length, 2);
+    assert_eq!(
+        response.alternatives[0].play.as_ref().unwrap().cards,
+        "333444"
+    );
+    // Evaluation (seed 000): the trio chain alone, (4 - 3 + 1) / 2 = 1, one round: -6.
+    let e = response.evaluation.expect("evaluation");
+    assert_eq!((e.sum_value, e.need_rounds, e.value), (1, 1, -6));
+    assert_eq!(e.groups.len(), 1);
+    assert!(!response.reason.is_empty());
+    assert!(response.stats.is_some());
+}
+
+#[tokio::test]
+async fn passes_are_reported_with_the_pass_kind() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    // The teammate's small joker holds (the up farmer has the big one): pass.
+    let response = client
+        .suggest_dou_dizhu_play(play_request(
+            "3456789TJQKA22D55",
+            Seat::LandlordUp,
+            "Q56",
+            &["3", "X"],
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let play = response.play.unwrap();
+    assert_eq!(play.cards, "");
+    assert_eq!(play.kind(), PlayKind::Pass);
+    assert_eq!(play.length, 0);
+}
+
+#[tokio::test]
+async fn search_mode_answers_within_its_budget() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    let mut req = play_request("3345789TJJQK2AA6955Q", Seat::Landlord, "Q56", &[]);
+    req.mode = SearchMode::Search as i32;
+    req.budget_ms = 200;
+    req.alternatives = 3;
+    let started = Instant::now();
+    let response = client
+        .suggest_dou_dizhu_play(req)
+        .await
+        .unwrap()
+        .into_inner();
+    // A generous bound for a loaded test machine; the criterion bench measures it.
+    assert!(started.elapsed() < Duration::from_secs(2));
+    let play = response.play.unwrap();
+    assert_ne!(play.kind(), PlayKind::Pass, "a free lead is never a pass");
+    assert!(response.alternatives.len() <= 4);
+    let stats = response.stats.unwrap();
+    assert!(stats.budget_ms <= 200);
+    for a in &response.alternatives {
+        assert!(
+            (0.0..=1.0).contains(&a.score),
+            "search scores are win shares"
+        );
+    }
+}
+
+#[tokio::test]
+async fn rejects_more_than_four_of_a_rank_across_hand_history_and_bottom() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    // The down farmer holds 2222 while the landlord played a 2 in the history.
+    let (field, msg) = rejected_field(
+        &mut client,
+        play_request(
+            "22223456789TJQKA",
+            Seat::LandlordDown,
+            "Q56",
+            &["2", "", "", "3"],
+        ),
+    )
+    .await;
+    // Entry 3 is the landlord's second lead; the 2 count is checked across everything.
+    assert_eq!(field, "hand", "{msg}");
+    assert!(msg.contains("rank '2'"), "{msg}");
+}
+
+#[tokio::test]
+async fn rejects_a_hand_size_that_does_not_match_seat_and_history() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    // A landlord with 17 cards and no history (dealt 20).
+    let (field, msg) = rejected_field(
+        &mut client,
+        play_request("3345789TJJQK2AA69", Seat::Landlord, "Q56", &[]),
+    )
+    .await;
+    assert_eq!(field, "hand");
+    assert!(msg.contains("holds 20"), "{msg}");
+}
+
+#[tokio::test]
+async fn rejects_a_history_play_that_was_illegal() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    // Entry 1: 33 does not beat the single 4.
+    let (field, _) = rejected_field(
+        &mut client,
+        play_request("55678899TTJQKAA2X", Seat::LandlordUp, "Q56", &["4", "33"]),
+    )
+    .await;
+    assert_eq!(field, "history[1]");
+    // Entry 0: 34 is no play at all.
+    let (field, _) = rejected_field(
+        &mut client,
+        play_request("55678899TTJQKAA2X", Seat::LandlordDown, "Q56", &["34"]),
+    )
+    .await;
+    assert_eq!(field, "history[0]");
+    // Entry 0: a pass on the first (free) lead.
+    let (field, _) = rejected_field(
+        &mut client,
+        play_request("55678899TTJQKAA2X", Seat::LandlordDown, "Q56", &[""]),
+    )
+    .await;
+    assert_eq!(field, "history[0]");
+}
+
+#[tokio::test]
+async fn rejects_a_history_that_continues_after_a_hand_emptied() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    // The landlord leads its whole hand of 20? A chain is at most 12, so: the landlord
+    // plays 3..A (12) and 33344455 (airplane, 8): 20 cards, the hand is empty at entry
+    // 3 and entry 4 follows.
+    let (field, msg) = rejected_field(
+        &mut client,
+        play_request(
+            "6789TJQKA2XD5",
+            Seat::LandlordUp,
+            "345",
+            &["3456789TJQKA", "", "", "33344455", "", ""],
+        ),
+    )
+    .await;
+    assert_eq!(field, "history[4]", "{msg}");
+}
+
+#[tokio::test]
+async fn rejects_a_seat_that_is_not_to_move() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    // After one entry the down farmer is to move, not the up farmer.
+    let (field, _) = rejected_field(
+        &mut client,
+        play_request("55678899TTJQKAA2X", Seat::LandlordUp, "Q56", &["3"]),
+    )
+    .await;
+    assert_eq!(field, "seat");
+    let (field, _) = rejected_field(
+        &mut client,
+        play_request("55678899TTJQKAA2X", Seat::Unspecified, "Q56", &["3"]),
+    )
+    .await;
+    assert_eq!(field, "seat");
+}
+
+#[tokio::test]
+async fn rejects_bottom_cards_not_in_the_landlords_known_cards() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    // The landlord's 20 cards hold no D, yet D is a bottom card.
+    let (field, msg) = rejected_field(
+        &mut client,
+        play_request("3345789TJJQK2AA6955Q", Seat::Landlord, "Q5D", &[]),
+    )
+    .await;
+    assert_eq!(field, "landlord_cards", "{msg}");
+    // Two bottom cards instead of three.
+    let (field, _) = rejected_field(
+        &mut client,
+        play_request("3345789TJJQK2AA6955Q", Seat::Landlord, "Q5", &[]),
+    )
+    .await;
+    assert_eq!(field, "landlord_cards");
+}
+
+#[tokio::test]
+async fn rejects_unparsable_cards_naming_the_field() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    let (field, _) = rejected_field(
+        &mut client,
+        play_request("3345789TJJQK2AA6955Z", Seat::Landlord, "Q56", &[]),
+    )
+    .await;
+    assert_eq!(field, "hand");
+    let (field, _) = rejected_field(
+        &mut client,
+        play_request("55678899TTJQKAA2X", Seat::LandlordDown, "Q56", &["1"]),
+    )
+    .await;
+    assert_eq!(field, "history[0]");
+}
+
+#[tokio::test]
+async fn bids_and_rejects_bad_bids() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    let bid = |hand: &str, bids: &[u32]| SuggestDouDizhuBidRequest {
+        hand: hand.to_owned(),
+        bids: bids.to_vec(),
+        rules: Some(DouDizhuRules::default()),
+    };
+    // Rocket and two bombs (doudizhu_strategy.rs works its value out): bid 3.
+    let r = client
+        .suggest_dou_dizhu_bid(bid("XD555588883469TJQ", &[]))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.bid, 3);
+    assert_eq!(r.evaluation.unwrap().value, -6);
+    // A weak hand passes.
+    let r = client
+        .suggest_dou_dizhu_bid(bid("33456689TJJKA4589", &[1]))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.bid, 0);
+    for (hand, bids, field) in [
+        ("XD55558888346", &[][..], "hand"),
+        ("XD555588883469TJQ", &[2, 1][..], "bids[1]"),
+        ("XD555588883469TJQ", &[4][..], "bids[0]"),
+        ("XD555588883469TJQ", &[3, 0][..], "bids[1]"),
+        ("XD555588883469TJQ", &[0, 0, 0][..], "bids"),
+    ] {
+        let status = client
+            .suggest_dou_dizhu_bid(bid(hand, bids))
+            .await
+            .expect_err("invalid");
+        assert_eq!(status.code(), Code::InvalidArgument);
+        assert!(
+            status.message().starts_with(&format!("{field}: ")),
+            "{}",
+            status.message()
+        );
+    }
+}
