@@ -7,8 +7,9 @@ mod common;
 use gameai::proto::dou_dizhu_service_client::DouDizhuServiceClient;
 use gameai::proto::mahjong_service_client::MahjongServiceClient;
 use gameai::proto::{
-    From, Meld, Seat, SuggestDouDizhuBidRequest, SuggestDouDizhuPlayRequest,
-    SuggestMahjongCallRequest, SuggestMahjongDiscardRequest,
+    AnalyzeMahjongHandRequest, From, ListDouDizhuPlaysRequest, Meld, Seat,
+    SuggestDouDizhuBidRequest, SuggestDouDizhuPlayRequest, SuggestMahjongCallRequest,
+    SuggestMahjongDiscardRequest,
 };
 use tonic::Code;
 use tonic_types::StatusExt;
@@ -114,5 +115,40 @@ async fn wrong_seat_is_named_with_the_contract_enum_names() {
         status,
         "seat",
         "SEAT_LANDLORD_UP is not to move; SEAT_LANDLORD_DOWN is",
+    );
+}
+
+/// A control character in card or tile text was echoed raw into the status message
+/// (a NUL, or a terminal escape that recolours the caller's console). It is now shown
+/// escaped; printable characters such as 'é' stay as they are.
+#[tokio::test]
+async fn control_characters_are_escaped_in_messages() {
+    let server = common::start_default().await;
+    let mut ddz = DouDizhuServiceClient::new(server.channel.clone());
+    let list = |hand: &str| ListDouDizhuPlaysRequest {
+        hand: hand.to_owned(),
+        ..Default::default()
+    };
+    let status = ddz.list_dou_dizhu_plays(list("3\0")).await.unwrap_err();
+    assert_invalid(
+        status,
+        "hand",
+        "character '\\0' at position 2 is not a card",
+    );
+    let status = ddz.list_dou_dizhu_plays(list("3é")).await.unwrap_err();
+    assert_invalid(status, "hand", "character 'é' at position 2 is not a card");
+
+    let mut mahjong = MahjongServiceClient::new(server.channel.clone());
+    let status = mahjong
+        .analyze_mahjong_hand(AnalyzeMahjongHandRequest {
+            hand: "\u{1b}[31m".to_owned(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_invalid(
+        status,
+        "hand",
+        "'\\u{1b}' is not a suit letter (m, p, s, z) or a digit",
     );
 }
