@@ -90,7 +90,7 @@ async fn no_bid_is_suggested_after_a_bid_of_three() {
         assert_invalid(
             status,
             &format!("bids[{last}]"),
-            "is a bid of 3, which ends the bidding; no bid follows it",
+            "a bid of 3 ends the bidding; no bid follows it",
         );
     }
 }

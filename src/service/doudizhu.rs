@@ -227,7 +227,7 @@ async fn suggest_bid(
         // A bid of 3 ends the bidding at once: there is no bid left to suggest.
         return Err(invalid_argument(
             &format!("bids[{}]", req.bids.len() - 1),
-            "is a bid of 3, which ends the bidding; no bid follows it",
+            "a bid of 3 ends the bidding; no bid follows it",
         ));
     }
     let counts = *hand.counts();
