@@ -8,8 +8,9 @@ use super::play::Kind;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DouDizhuError {
-    /// A character that is no card (`pos` counts characters from 1).
-    #[error("character '{ch}' at position {pos} is not a card")]
+    /// A character that is no card (`pos` counts characters from 1). Control
+    /// characters are shown escaped (`'\u{1b}'`), so the message stays one clean line.
+    #[error("character '{}' at position {pos} is not a card", ch.escape_debug())]
     UnknownCharacter {
         /// The offending character.
         ch: char,

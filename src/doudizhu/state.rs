@@ -38,6 +38,16 @@ impl Seat {
         }
     }
 
+    /// The seat's name in the gRPC contract (`SEAT_LANDLORD`, `SEAT_LANDLORD_DOWN`,
+    /// `SEAT_LANDLORD_UP`), used in messages a caller reads.
+    pub const fn proto_name(self) -> &'static str {
+        match self {
+            Seat::Landlord => "SEAT_LANDLORD",
+            Seat::LandlordDown => "SEAT_LANDLORD_DOWN",
+            Seat::LandlordUp => "SEAT_LANDLORD_UP",
+        }
+    }
+
     /// The seat at turn-order index `i mod 3`.
     pub const fn from_index(i: usize) -> Seat {
         Seat::ALL[i % 3]
@@ -163,7 +173,7 @@ pub enum StateError {
         ended_at: usize,
     },
     /// The seat given is not the one to move.
-    #[error("seat {given:?} is not to move; {to_move:?} is")]
+    #[error("{} is not to move; {} is", given.proto_name(), to_move.proto_name())]
     NotToMove {
         /// The seat given.
         given: Seat,

@@ -7,7 +7,8 @@ use super::tile::Tile;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MahjongError {
     /// A character that is neither a digit, a suit letter (`m p s z`) nor white space.
-    #[error("'{0}' is not a suit letter (m, p, s, z) or a digit")]
+    /// Control characters are shown escaped (`'\0'`), so the message stays one clean line.
+    #[error("'{}' is not a suit letter (m, p, s, z) or a digit", .0.escape_debug())]
     UnknownSuit(char),
     /// Digits at the end of the text without their suit letter, e.g. `"123"`.
     #[error("digits '{0}' have no suit letter after them")]

@@ -223,6 +223,13 @@ async fn suggest_bid(
         }
         highest = highest.max(b);
     }
+    if highest == 3 {
+        // A bid of 3 ends the bidding at once: there is no bid left to suggest.
+        return Err(invalid_argument(
+            &format!("bids[{}]", req.bids.len() - 1),
+            "a bid of 3 ends the bidding; no bid follows it",
+        ));
+    }
     let counts = *hand.counts();
     let d = run_blocking(move || strategy::decide_bid(&counts, highest as u8)).await?;
     Ok(Response::new(SuggestDouDizhuBidResponse {

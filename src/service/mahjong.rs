@@ -68,7 +68,7 @@ mod analyze {
     }
 
     /// The ruleset of a request; `RULESET_UNSPECIFIED` is GENERAL.
-    fn ruleset_from_proto(value: i32) -> Result<Ruleset, Status> {
+    pub(super) fn ruleset_from_proto(value: i32) -> Result<Ruleset, Status> {
         match proto::Ruleset::try_from(value) {
             Ok(proto::Ruleset::Unspecified | proto::Ruleset::General) => Ok(Ruleset::General),
             Ok(proto::Ruleset::Sichuan) => Ok(Ruleset::Sichuan),
@@ -81,7 +81,7 @@ mod analyze {
     }
 
     /// One meld of a request.
-    fn meld_from_proto(index: usize, meld: &proto::Meld) -> Result<Meld, Status> {
+    pub(super) fn meld_from_proto(index: usize, meld: &proto::Meld) -> Result<Meld, Status> {
         let kind = match proto::MeldKind::try_from(meld.kind) {
             Ok(proto::MeldKind::Chi) => MeldKind::Chi,
             Ok(proto::MeldKind::Pon) => MeldKind::Pon,
@@ -181,11 +181,10 @@ mod suggest {
     use tonic::{Request, Response, Status};
 
     use crate::mahjong::hand::{Hand, HandField, InvalidHand};
-    use crate::mahjong::meld::{Meld, MeldKind};
     use crate::mahjong::rules::Ruleset;
     use crate::mahjong::strategy::{self, CallAction, DecisionError, From};
     use crate::mahjong::tile::{Tile, TileCounts};
-    use crate::mahjong::{MahjongError, ukeire};
+    use crate::mahjong::ukeire;
     use crate::proto;
     use crate::service::error::invalid_argument;
     use crate::service::{run_blocking, work_deadline};
@@ -286,17 +285,10 @@ mod suggest {
         }))
     }
 
-    /// The ruleset; UNSPECIFIED is GENERAL.
+    /// The ruleset; UNSPECIFIED is GENERAL (shared with `AnalyzeMahjongHand`, so that
+    /// every method words the fault alike).
     fn ruleset(value: i32) -> Result<Ruleset, Status> {
-        match proto::Ruleset::try_from(value) {
-            Ok(proto::Ruleset::Unspecified | proto::Ruleset::General) => Ok(Ruleset::General),
-            Ok(proto::Ruleset::Sichuan) => Ok(Ruleset::Sichuan),
-            Ok(proto::Ruleset::Riichi) => Ok(Ruleset::Riichi),
-            Err(_) => Err(invalid_argument(
-                "ruleset",
-                format!("{value} is not a ruleset"),
-            )),
-        }
+        super::analyze::ruleset_from_proto(value)
     }
 
     /// Parses and validates hand, melds and visible tiles.
@@ -312,22 +304,9 @@ mod suggest {
             .map_err(|e| invalid_argument("visible", e))?;
         let mut parsed = Vec::with_capacity(melds.len());
         for (i, m) in melds.iter().enumerate() {
-            let kind = match proto::MeldKind::try_from(m.kind) {
-                Ok(proto::MeldKind::Chi) => MeldKind::Chi,
-                Ok(proto::MeldKind::Pon) => MeldKind::Pon,
-                Ok(proto::MeldKind::OpenKan) => MeldKind::OpenKan,
-                Ok(proto::MeldKind::ClosedKan) => MeldKind::ClosedKan,
-                Ok(proto::MeldKind::AddedKan) => MeldKind::AddedKan,
-                _ => {
-                    return Err(invalid_argument(
-                        &format!("melds[{i}].kind"),
-                        MahjongError::UnspecifiedMeldKind,
-                    ));
-                }
-            };
-            let meld = Meld::parse(kind, &m.tiles)
-                .map_err(|e| invalid_argument(&format!("melds[{i}].tiles"), e))?;
-            parsed.push(meld);
+            // Shared with `AnalyzeMahjongHand`: an unknown kind value is named as such,
+            // not as "unspecified".
+            parsed.push(super::analyze::meld_from_proto(i, m)?);
         }
         Hand::new(concealed, parsed, visible, ruleset).map_err(|InvalidHand { field, error }| {
             let name = match field {
