@@ -183,10 +183,14 @@ fn random_case(rng: &mut StdRng, max_draws: u32) -> Case {
     }
 }
 
+/// The documented order (mahjong.proto): win probability, tenpai probability, lower
+/// shanten, larger ukeire, tile order.
 fn compare_candidates(a: &DiscardCandidate, b: &DiscardCandidate) -> std::cmp::Ordering {
     let q = |p: f64| (p * 1e12).round() as i64;
     q(b.win_probability)
         .cmp(&q(a.win_probability))
+        .then(q(b.tenpai_probability).cmp(&q(a.tenpai_probability)))
+        .then(a.shanten.cmp(&b.shanten))
         .then(b.ukeire.total.cmp(&a.ukeire.total))
         .then(a.tile.cmp(&b.tile))
 }
@@ -252,6 +256,27 @@ fn dp_equals_brute_force_on_random_small_pools() {
 // ---------------------------------------------------------------------------------
 // Hand-worked cases.
 // ---------------------------------------------------------------------------------
+
+#[test]
+fn ties_in_win_probability_keep_tenpai_before_ukeire() {
+    // 123m 456p 789s 111z 2z 3z: tenpai on 2z or 3z. With no draws left every discard
+    // wins with probability 0; discarding 2z or 3z keeps tenpai (tenpai probability 1),
+    // discarding 1m breaks a meld (1-shanten, tenpai probability 0) although its ukeire
+    // is larger. So 2z comes first (2z before 3z by tile order).
+    let advice = suggest_discard(
+        &hand("123m456p789s11123z", "", Ruleset::General),
+        Some(0),
+        None,
+    )
+    .unwrap();
+    let order: Vec<String> = advice
+        .candidates
+        .iter()
+        .map(|c| c.tile.to_string())
+        .collect();
+    assert_eq!(&order[..2], ["2z", "3z"]);
+    assert_eq!(advice.candidates[0].tenpai_probability, 1.0);
+}
 
 #[test]
 fn a_winning_hand_is_reported() {

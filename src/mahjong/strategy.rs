@@ -552,11 +552,14 @@ pub fn rank_discards(
     (shells, exact, states)
 }
 
-/// Best first: win probability (to 12 decimal places), ukeire total, tile order.
+/// Best first: win probability, then tenpai probability (both to 12 decimal places),
+/// lower shanten, larger ukeire total, tile order.
 fn compare_candidates(a: &DiscardCandidate, b: &DiscardCandidate) -> Ordering {
     let q = |p: f64| (p * 1e12).round() as i64;
     q(b.win_probability)
         .cmp(&q(a.win_probability))
+        .then(q(b.tenpai_probability).cmp(&q(a.tenpai_probability)))
+        .then(a.shanten.cmp(&b.shanten))
         .then(b.ukeire.total.cmp(&a.ukeire.total))
         .then(a.tile.cmp(&b.tile))
 }
