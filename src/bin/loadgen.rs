@@ -93,7 +93,7 @@ async fn call(workload: Workload, channel: Channel) -> tonic::Code {
             .map(drop),
         Workload::AnalyzeMahjong => MahjongServiceClient::new(channel)
             .analyze_mahjong_hand(proto::AnalyzeMahjongHandRequest {
-                hand: "3667m23489p34688s5z".into(),
+                hand: "3667m23489p34688s".into(),
                 ..Default::default()
             })
             .await
