@@ -131,6 +131,41 @@ async fn last_play_kind_picks_the_reading_of_an_ambiguous_play() {
     assert_eq!((last.main_rank.as_str(), last.length), ("8", 3));
 }
 
+#[tokio::test]
+async fn order_follows_the_play_kind_enum_then_length_then_main_rank() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    // 3333 444 555 666 77 8 9 T X D holds every kind: chains 3..T, pair chains 33..77,
+    // trio chains and airplanes on 333..666 (pair wings from 33/66/77 beside 444555),
+    // four with two singles / two pairs on 3333, the bomb 3333 and the rocket.
+    let response = client
+        .list_dou_dizhu_plays(request("33334445556667789TXD", ""))
+        .await
+        .unwrap()
+        .into_inner();
+    let keys: Vec<(i32, u32)> = response.plays.iter().map(|p| (p.kind, p.length)).collect();
+    assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{keys:?}");
+    let kinds: std::collections::BTreeSet<i32> = keys.iter().map(|k| k.0).collect();
+    for kind in [
+        PlayKind::Single,
+        PlayKind::Pair,
+        PlayKind::Trio,
+        PlayKind::TrioWithSingle,
+        PlayKind::TrioWithPair,
+        PlayKind::Chain,
+        PlayKind::PairChain,
+        PlayKind::TrioChain,
+        PlayKind::AirplaneWithSingles,
+        PlayKind::AirplaneWithPairs,
+        PlayKind::FourWithTwoSingles,
+        PlayKind::FourWithTwoPairs,
+        PlayKind::Bomb,
+        PlayKind::Rocket,
+    ] {
+        assert!(kinds.contains(&(kind as i32)), "{kind:?} listed");
+    }
+}
+
 /// Asserts INVALID_ARGUMENT whose message starts with `field: ` and whose BadRequest
 /// details name `field`.
 async fn assert_invalid(req: ListDouDizhuPlaysRequest, field: &str, reason: &str) {

@@ -242,6 +242,58 @@ fn bug_short_hand_facing_airplane_passes() {
     assert_eq!(plays("3456", "33344456"), Vec::<String>::new());
 }
 
+/// Airplanes DouZero's generator makes but its detector rejects are legal plays here:
+/// a four as wings, and a 16-card airplane with two readings (the default reading is
+/// the higher one, as DouZero's detector prefers for its 4-trio case).
+#[test]
+fn airplanes_the_douzero_detector_rejects() {
+    assert_eq!(
+        readings("3334445556667777"),
+        [r(Kind::AirplaneWithSingles, 4, "6")]
+    );
+    assert_eq!(
+        readings("3334445556667778"),
+        [
+            r(Kind::AirplaneWithSingles, 4, "6"),
+            r(Kind::AirplaneWithSingles, 4, "7"),
+        ]
+    );
+    let p = play("3334445556667778");
+    assert_eq!(
+        (p.kind, p.len, p.main.to_string()),
+        (Kind::AirplaneWithSingles, 4, "7".to_owned())
+    );
+    // Listed once as a lead, with its higher reading.
+    let leads = legal_leads(&cards("3334445556667778"), &Rules::default());
+    let listed: Vec<_> = leads
+        .iter()
+        .filter(|l| l.cards == cards("3334445556667778"))
+        .map(|l| l.main.to_string())
+        .collect();
+    assert_eq!(listed, ["7"]);
+}
+
+/// DouZero's detector reads 33334 as trio with pair; it is no play (a four is not a
+/// trio plus a pair), and no hand lists it.
+#[test]
+fn detector_fault_33334_is_no_play() {
+    assert_eq!(readings("33334"), []);
+    assert!(!plays("33334", "").contains(&"33334".to_owned()));
+    assert!(Play::read(&cards("33334"), None, &Rules::default()).is_err());
+}
+
+/// Deliberate difference from DouZero's follow filter, which ranks an airplane by the
+/// highest rank held three times, wings included: 555666777 + AAA is an airplane of 3
+/// ending in 7 (its wings AAA are no part of the chain), so it does not beat the
+/// airplane 666777888 + 345. DouZero would list it. No golden line exercises this.
+#[test]
+fn airplane_with_trio_wings_ranks_by_its_body() {
+    let airplane = play("345666777888");
+    assert_eq!(airplane.main.to_string(), "8");
+    assert_eq!(plays("555666777AAA", "345666777888"), Vec::<String>::new());
+    assert_eq!(play("555666777AAA").main.to_string(), "7");
+}
+
 /// Hand-worked: the stable order is kind, then length, then main rank, then cards.
 #[test]
 fn lead_order_is_stable() {
