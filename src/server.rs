@@ -169,10 +169,14 @@ pub async fn serve(
         .max_decoding_message_size(max)
         .max_encoding_message_size(max);
 
-    // `draining` turns true when the shutdown begins; `stop` ends the metrics exporter.
+    // `draining` turns true when the shutdown begins. `startup_failed` carries the
+    // index and panic of a failed start-up task. `shutting_down` orders the health
+    // updates of start-up and shutdown: once shutdown has said NOT_SERVING, a late
+    // end of start-up must not say SERVING.
     let (draining_tx, draining_rx) = watch::channel(false);
-    let (startup_failed_tx, mut startup_failed_rx) = watch::channel(None::<ServeError>);
+    let (startup_failed_tx, mut startup_failed_rx) = watch::channel(None::<(usize, String)>);
     let startup_failed = startup_failed_rx.clone();
+    let shutting_down = Arc::new(tokio::sync::Mutex::new(false));
 
     let layers = tower::ServiceBuilder::new()
         .layer(GrpcMetricsLayer::new(methods.clone()))
@@ -199,32 +203,34 @@ pub async fn serve(
         .add_service(mahjong)
         .add_service(gomoku);
 
+    // The exporter runs until `serve` returns, so the drain is scraped too.
+    let (metrics_stop, metrics_stopped) = tokio::sync::oneshot::channel::<()>();
     if let Some(listener) = listeners.metrics {
-        let mut draining = draining_rx.clone();
         tracing::info!(addr = ?listener.local_addr().ok(), "serving Prometheus metrics at /metrics");
         tokio::spawn(telemetry::serve_metrics(
             listener,
             metrics_handle,
             async move {
-                let _ = draining.wait_for(|d| *d).await;
+                let _ = metrics_stopped.await;
             },
         ));
     }
 
     let startup_runner = {
         let reporter = reporter.clone();
-        let draining = draining_rx.clone();
+        let shutting_down = shutting_down.clone();
         tokio::spawn(async move {
             match run_startup(startup).await {
                 Ok(()) => {
-                    if !*draining.borrow() {
+                    let shutting_down = shutting_down.lock().await;
+                    if !*shutting_down {
                         set_health(&reporter, ServingStatus::Serving).await;
                         tracing::info!("start-up finished: SERVING");
                     }
                 }
-                Err(e) => {
-                    tracing::error!(error = %e, "start-up failed: shutting down");
-                    let _ = startup_failed_tx.send(Some(e));
+                Err((index, reason)) => {
+                    tracing::error!(index, reason, "start-up task failed: shutting down");
+                    let _ = startup_failed_tx.send(Some((index, reason)));
                 }
             }
         })
@@ -238,7 +244,10 @@ pub async fn serve(
                 // false: the start-up runner ended without failing; wait for `shutdown`.
                 true = async { startup_failed_rx.wait_for(Option::is_some).await.is_ok() } => {}
             }
+            let mut shutting_down = shutting_down.lock().await;
+            *shutting_down = true;
             set_health(&reporter, ServingStatus::NotServing).await;
+            drop(shutting_down);
             let _ = draining_tx.send(true);
         }
     };
@@ -267,27 +276,31 @@ pub async fn serve(
         }
     }
     startup_runner.abort();
-    let failure = match &*startup_failed.borrow() {
-        Some(ServeError::Startup { index, reason }) => Some(ServeError::Startup {
-            index: *index,
-            reason: reason.clone(),
-        }),
-        _ => None,
-    };
-    failure.map_or(Ok(()), Err)
+    let _ = metrics_stop.send(());
+    let failure = startup_failed.borrow().clone();
+    match failure {
+        Some((index, reason)) => Err(ServeError::Startup { index, reason }),
+        None => Ok(()),
+    }
 }
 
 /// Runs the start-up tasks concurrently on blocking threads and waits for all.
-async fn run_startup(tasks: Vec<StartupTask>) -> Result<(), ServeError> {
+/// Errors with the index of the first task (in list order) that panicked and why.
+async fn run_startup(tasks: Vec<StartupTask>) -> Result<(), (usize, String)> {
     let began = Instant::now();
     let handles: Vec<_> = tasks.into_iter().map(tokio::task::spawn_blocking).collect();
     let count = handles.len();
     for (index, handle) in handles.into_iter().enumerate() {
         if let Err(e) = handle.await {
-            return Err(ServeError::Startup {
-                index,
-                reason: e.to_string(),
-            });
+            let reason = match e.try_into_panic() {
+                Ok(panic) => panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .map_or_else(|| "panicked".to_string(), |m| format!("panicked: {m}")),
+                Err(e) => e.to_string(),
+            };
+            return Err((index, reason));
         }
     }
     tracing::info!(

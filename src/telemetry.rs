@@ -71,7 +71,8 @@ pub fn init_tracing(format: LogFormat, filter: &str) -> Result<(), Box<dyn std::
     let filter = tracing_subscriber::EnvFilter::try_new(filter)?;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
     let _ = match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder
@@ -343,8 +344,9 @@ pub fn grpc_status_code(headers: &http::HeaderMap) -> Option<Code> {
         .map(Code::from_i32)
 }
 
-/// Tower layer that opens one tracing span per RPC (`rpc` with `rpc.method`), logs its
-/// end with `grpc.code` and `latency_ms`, and records the go-grpc-prometheus metrics.
+/// Tower layer that opens one tracing span per RPC (`rpc`, fields `rpc.method` and, at
+/// the end, `grpc.code` (Go spelling) and `latency_ms`), logs one `rpc finished` event
+/// in it, and records the go-grpc-prometheus metrics.
 /// Put it outermost, so that answers of the other layers (shed, deadline) are counted.
 #[derive(Clone, Debug)]
 pub struct GrpcMetricsLayer {
@@ -396,7 +398,12 @@ where
 
     fn call(&mut self, req: http::Request<ReqBody>) -> Self::Future {
         let path = req.uri().path().to_string();
-        let span = tracing::info_span!("rpc", rpc.method = %path);
+        let span = tracing::info_span!(
+            "rpc",
+            rpc.method = %path,
+            grpc.code = tracing::field::Empty,
+            latency_ms = tracing::field::Empty,
+        );
         let guard = CallGuard::start(self.methods.get(&path).cloned(), span.clone());
         let future = {
             let _entered = span.enter();
@@ -481,12 +488,15 @@ impl CallGuard {
             )
             .record(elapsed.as_secs_f64());
         }
-        let latency_ms = elapsed.as_secs_f64() * 1e3;
+        self.span.record("grpc.code", name);
+        // Milliseconds with microsecond resolution.
+        self.span
+            .record("latency_ms", elapsed.as_micros() as f64 / 1e3);
         match code {
             Code::Internal | Code::Unknown | Code::DataLoss => {
-                tracing::warn!(parent: &self.span, grpc.code = name, latency_ms, "rpc finished")
+                tracing::warn!(parent: &self.span, "rpc finished")
             }
-            _ => tracing::info!(parent: &self.span, grpc.code = name, latency_ms, "rpc finished"),
+            _ => tracing::info!(parent: &self.span, "rpc finished"),
         }
     }
 }

@@ -69,8 +69,8 @@ fn env_config_and_json_logs_with_one_line_per_rpc() {
                 && l["span"]["rpc.method"] == "/grpc.health.v1.Health/Check"
         })
         .unwrap_or_else(|| panic!("no rpc line in {logs}"));
-    assert_eq!(rpc["fields"]["grpc.code"], "OK");
-    assert!(rpc["fields"]["latency_ms"].as_f64().unwrap() >= 0.0);
+    assert_eq!(rpc["span"]["grpc.code"], "OK");
+    assert!(rpc["span"]["latency_ms"].as_f64().unwrap() >= 0.0);
 }
 
 #[test]

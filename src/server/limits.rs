@@ -658,8 +658,89 @@ mod tests {
             .unwrap()
             .parse()
             .unwrap();
-        assert!((450..=500).contains(&left), "{left}");
+        assert!((400..=500).contains(&left), "{left}");
         assert_eq!(response.headers()["x-default-ms"], "120");
+    }
+
+    /// A gomoku handler that answers with the work deadline it computed, in ms from
+    /// now, so the test sees what a real engine handler would see through tonic.
+    struct DeadlineEcho;
+
+    #[tonic::async_trait]
+    impl crate::proto::gomoku_service_server::GomokuService for DeadlineEcho {
+        async fn suggest_gomoku_move(
+            &self,
+            request: tonic::Request<crate::proto::SuggestGomokuMoveRequest>,
+        ) -> Result<tonic::Response<crate::proto::SuggestGomokuMoveResponse>, Status> {
+            let budget_ms = request.get_ref().budget_ms;
+            let at = crate::service::work_deadline(&request, budget_ms);
+            let left = at.saturating_duration_since(Instant::now()).as_millis();
+            Err(Status::aborted(left.to_string()))
+        }
+
+        async fn analyze_gomoku_position(
+            &self,
+            _request: tonic::Request<crate::proto::AnalyzeGomokuPositionRequest>,
+        ) -> Result<tonic::Response<crate::proto::AnalyzeGomokuPositionResponse>, Status> {
+            Err(Status::unimplemented("not in this test"))
+        }
+    }
+
+    /// Calls SuggestGomokuMove (budget_ms = `budget_ms`) through the deadline layer
+    /// and tonic's generated server; returns the handler's work deadline in ms.
+    async fn work_deadline_seen(
+        request_budget_ms: u64,
+        budget_ms: u32,
+        grpc_timeout: Option<&'static str>,
+    ) -> u128 {
+        use prost::Message as _;
+        let svc = ServiceBuilder::new()
+            .layer(DeadlineLayer::new(
+                Duration::from_millis(request_budget_ms),
+                Duration::from_millis(700),
+            ))
+            .service(crate::proto::gomoku_service_server::GomokuServiceServer::new(DeadlineEcho));
+        let message = crate::proto::SuggestGomokuMoveRequest {
+            budget_ms,
+            ..Default::default()
+        }
+        .encode_to_vec();
+        let mut frame = vec![0u8];
+        frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
+        frame.extend_from_slice(&message);
+        let mut req = http::Request::builder()
+            .method("POST")
+            .uri("/gameai.v1.GomokuService/SuggestGomokuMove")
+            .header("content-type", "application/grpc")
+            .header("te", "trailers")
+            .body(tonic::body::Body::new(http_body_util::Full::new(
+                Bytes::from(frame),
+            )))
+            .unwrap();
+        if let Some(t) = grpc_timeout {
+            req.headers_mut()
+                .insert("grpc-timeout", http::HeaderValue::from_static(t));
+        }
+        let response = svc.oneshot(req).await.unwrap();
+        assert_eq!(status_of(&response), Some(tonic::Code::Aborted));
+        message_of(&response).parse().unwrap()
+    }
+
+    #[tokio::test]
+    async fn engine_handlers_get_the_work_deadline_through_tonic() {
+        // The request's own budget when it is the earliest.
+        let left = work_deadline_seen(10_000, 300, None).await;
+        assert!((250..=300).contains(&left), "{left}");
+        // budget_ms = 0: the server's default work budget (700 ms here).
+        let left = work_deadline_seen(10_000, 0, None).await;
+        assert!((650..=700).contains(&left), "{left}");
+        // The server's cap, less the margin min(400/20, 20) = 20 ms.
+        let left = work_deadline_seen(400, 5_000, None).await;
+        assert!((330..=380).contains(&left), "{left}");
+        // The caller's deadline (1 ms lead, then 199/20 = 10 ms margin). The lower
+        // bounds leave 50 ms for a loaded machine; the rules' values stay apart.
+        let left = work_deadline_seen(10_000, 5_000, Some("200m")).await;
+        assert!((140..=190).contains(&left), "{left}");
     }
 
     #[tokio::test]

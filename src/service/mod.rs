@@ -137,7 +137,7 @@ mod tests {
         };
         let at = work_deadline(&request_with(Some(limits), None), 200);
         assert!(
-            (190..=200).contains(&ms_from_now(at)),
+            (150..=200).contains(&ms_from_now(at)),
             "{}",
             ms_from_now(at)
         );
@@ -151,7 +151,7 @@ mod tests {
         };
         let at = work_deadline(&request_with(Some(limits), None), 0);
         assert!(
-            (290..=300).contains(&ms_from_now(at)),
+            (250..=300).contains(&ms_from_now(at)),
             "{}",
             ms_from_now(at)
         );
@@ -166,7 +166,7 @@ mod tests {
         };
         let at = work_deadline(&request_with(Some(limits), None), 5000);
         assert!(
-            (370..=380).contains(&ms_from_now(at)),
+            (330..=380).contains(&ms_from_now(at)),
             "{}",
             ms_from_now(at)
         );
@@ -176,10 +176,10 @@ mod tests {
     fn grpc_timeout_metadata_is_read_without_the_server_layer() {
         // 100 ms: margin 5 ms -> 95 ms.
         let at = work_deadline(&request_with(None, Some("100m")), 0);
-        assert!((85..=95).contains(&ms_from_now(at)), "{}", ms_from_now(at));
+        assert!((60..=95).contains(&ms_from_now(at)), "{}", ms_from_now(at));
         let at = work_deadline(&request_with(None, None), 0);
         assert!(
-            (990..=1000).contains(&ms_from_now(at)),
+            (950..=1000).contains(&ms_from_now(at)),
             "{}",
             ms_from_now(at)
         );

@@ -201,6 +201,8 @@ impl BinaryServer {
     pub fn start(args: &[&str], envs: &[(&str, &str)]) -> Self {
         let grpc_addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
         let metrics_addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+        // The channel first: if it panics (no runtime), no child is left behind.
+        let channel = channel_to(grpc_addr);
         let child = Command::new(env!("CARGO_BIN_EXE_gameai"))
             .arg("--grpc-addr")
             .arg(grpc_addr.to_string())
@@ -217,7 +219,7 @@ impl BinaryServer {
             child,
             grpc_addr,
             metrics_url: format!("http://{metrics_addr}/metrics"),
-            channel: channel_to(grpc_addr),
+            channel,
         }
     }
 
