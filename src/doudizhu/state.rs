@@ -253,8 +253,6 @@ impl GameState {
         let mut passes_since = 0u8;
         let mut passes = Vec::new();
         let mut ended_at: Option<usize> = None;
-        // Cards seen so far, for the per-rank limit (checked as the history goes, so a
-        // history that plays a rank five times is caught even before the totals).
         for (i, entry) in obs.history.iter().enumerate() {
             if let Some(e) = ended_at {
                 return Err(StateError::AfterGameEnd {
