@@ -12,7 +12,9 @@ use gameai::mahjong::probability::eval::Eval;
 use gameai::mahjong::probability::exact::ExactSolver;
 use gameai::mahjong::rules::Ruleset;
 use gameai::mahjong::shanten::ANY_SUIT;
-use gameai::mahjong::strategy::{DiscardCandidate, rank_discards, suggest_discard};
+use gameai::mahjong::strategy::{
+    DiscardCandidate, compare_candidates, rank_discards, suggest_discard,
+};
 use gameai::mahjong::tile::{Tile, TileCounts};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -181,18 +183,6 @@ fn random_case(rng: &mut StdRng, max_draws: u32) -> Case {
             draws,
         };
     }
-}
-
-/// The documented order (mahjong.proto): win probability, tenpai probability, lower
-/// shanten, larger ukeire, tile order.
-fn compare_candidates(a: &DiscardCandidate, b: &DiscardCandidate) -> std::cmp::Ordering {
-    let q = |p: f64| (p * 1e12).round() as i64;
-    q(b.win_probability)
-        .cmp(&q(a.win_probability))
-        .then(q(b.tenpai_probability).cmp(&q(a.tenpai_probability)))
-        .then(a.shanten.cmp(&b.shanten))
-        .then(b.ukeire.total.cmp(&a.ukeire.total))
-        .then(a.tile.cmp(&b.tile))
 }
 
 #[test]

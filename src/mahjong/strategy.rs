@@ -553,8 +553,9 @@ pub fn rank_discards(
 }
 
 /// Best first: win probability, then tenpai probability (both to 12 decimal places),
-/// lower shanten, larger ukeire total, tile order.
-fn compare_candidates(a: &DiscardCandidate, b: &DiscardCandidate) -> Ordering {
+/// lower shanten, larger ukeire total, tile order. The order of
+/// [`DiscardAdvice::candidates`] (documented in `mahjong.proto`).
+pub fn compare_candidates(a: &DiscardCandidate, b: &DiscardCandidate) -> Ordering {
     let q = |p: f64| (p * 1e12).round() as i64;
     q(b.win_probability)
         .cmp(&q(a.win_probability))
