@@ -440,7 +440,7 @@ fn lead(ctx: &mut Ctx) -> (Vec<Scored>, String) {
             let rest = rest_of(&hand, &g);
             let e = ctx.ev.evaluate(&rest);
             format!(
-                "leads {} ({:?}), leaving hand value {} in {} round(s)",
+                "leads {} ({}), leaving hand value {} in {} round(s)",
                 g.cards,
                 g.kind,
                 e.value(),
