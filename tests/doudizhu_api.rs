@@ -6,8 +6,6 @@ mod common;
 
 use gameai::proto::dou_dizhu_service_client::DouDizhuServiceClient;
 use gameai::proto::{DouDizhuRules, ListDouDizhuPlaysRequest, ListDouDizhuPlaysResponse, PlayKind};
-use tonic::Code;
-use tonic_types::StatusExt;
 
 fn request(hand: &str, last_play: &str) -> ListDouDizhuPlaysRequest {
     ListDouDizhuPlaysRequest {
@@ -172,13 +170,7 @@ async fn assert_invalid(req: ListDouDizhuPlaysRequest, field: &str, reason: &str
     let server = common::start_default().await;
     let mut client = DouDizhuServiceClient::new(server.channel.clone());
     let status = client.list_dou_dizhu_plays(req).await.unwrap_err();
-    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
-    assert_eq!(status.message(), format!("{field}: {reason}"));
-    let bad = status
-        .get_details_bad_request()
-        .expect("BadRequest details");
-    assert_eq!(bad.field_violations.len(), 1);
-    assert_eq!(bad.field_violations[0].field, field);
+    common::assert_invalid_argument(&status, field, reason);
 }
 
 #[tokio::test]

@@ -7,8 +7,6 @@ use gameai::proto::mahjong_service_client::MahjongServiceClient;
 use gameai::proto::{
     AnalyzeMahjongHandRequest, AnalyzeMahjongHandResponse, Meld, MeldKind, Ruleset, TileCount,
 };
-use tonic::Code;
-use tonic_types::StatusExt;
 
 fn request(hand: &str, visible: &str, ruleset: Ruleset) -> AnalyzeMahjongHandRequest {
     AnalyzeMahjongHandRequest {
@@ -162,12 +160,7 @@ fn assert_invalid(
     reason: &str,
 ) {
     let status = result.expect_err("INVALID_ARGUMENT");
-    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
-    assert_eq!(status.message(), format!("{field}: {reason}"));
-    let bad = status
-        .get_details_bad_request()
-        .expect("BadRequest details");
-    assert_eq!(bad.field_violations[0].field, field);
+    common::assert_invalid_argument(&status, field, reason);
 }
 
 #[tokio::test]

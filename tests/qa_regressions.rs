@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::assert_invalid_argument;
+
 use gameai::proto::dou_dizhu_service_client::DouDizhuServiceClient;
 use gameai::proto::mahjong_service_client::MahjongServiceClient;
 use gameai::proto::{
@@ -11,19 +13,6 @@ use gameai::proto::{
     SuggestDouDizhuBidRequest, SuggestDouDizhuPlayRequest, SuggestMahjongCallRequest,
     SuggestMahjongDiscardRequest,
 };
-use tonic::Code;
-use tonic_types::StatusExt;
-
-/// Asserts INVALID_ARGUMENT with message `"FIELD: REASON"` and the matching field
-/// violation in the details.
-fn assert_invalid(status: tonic::Status, field: &str, reason: &str) {
-    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
-    assert_eq!(status.message(), format!("{field}: {reason}"));
-    let bad = status
-        .get_details_bad_request()
-        .expect("BadRequest details");
-    assert_eq!(bad.field_violations[0].field, field);
-}
 
 /// A meld kind outside the enum (42) was reported by SuggestMahjongDiscard and
 /// SuggestMahjongCall as "meld kind is unspecified", while AnalyzeMahjongHand says
@@ -45,7 +34,7 @@ async fn mahjong_suggest_names_unknown_enum_values_as_analyze_does() {
         .suggest_mahjong_discard(discard.clone())
         .await
         .expect_err("meld kind 42");
-    assert_invalid(status, "melds[0].kind", "42 is not a MeldKind value");
+    assert_invalid_argument(&status, "melds[0].kind", "42 is not a MeldKind value");
 
     let call = SuggestMahjongCallRequest {
         hand: "456p789s1112z".to_owned(),
@@ -58,7 +47,7 @@ async fn mahjong_suggest_names_unknown_enum_values_as_analyze_does() {
         .suggest_mahjong_call(call)
         .await
         .expect_err("meld kind 42");
-    assert_invalid(status, "melds[0].kind", "42 is not a MeldKind value");
+    assert_invalid_argument(&status, "melds[0].kind", "42 is not a MeldKind value");
 
     let status = client
         .suggest_mahjong_discard(SuggestMahjongDiscardRequest {
@@ -68,7 +57,7 @@ async fn mahjong_suggest_names_unknown_enum_values_as_analyze_does() {
         })
         .await
         .expect_err("ruleset 42");
-    assert_invalid(status, "ruleset", "42 is not a Ruleset value");
+    assert_invalid_argument(&status, "ruleset", "42 is not a Ruleset value");
 }
 
 /// After a bid of 3 the bidding is over (the handler already rejects any bid listed
@@ -87,8 +76,8 @@ async fn no_bid_is_suggested_after_a_bid_of_three() {
             })
             .await
             .expect_err("no bid after 3");
-        assert_invalid(
-            status,
+        assert_invalid_argument(
+            &status,
             &format!("bids[{last}]"),
             "a bid of 3 ends the bidding; no bid follows it",
         );
@@ -111,8 +100,8 @@ async fn wrong_seat_is_named_with_the_contract_enum_names() {
         })
         .await
         .expect_err("not to move");
-    assert_invalid(
-        status,
+    assert_invalid_argument(
+        &status,
         "seat",
         "SEAT_LANDLORD_UP is not to move; SEAT_LANDLORD_DOWN is",
     );
@@ -130,13 +119,13 @@ async fn control_characters_are_escaped_in_messages() {
         ..Default::default()
     };
     let status = ddz.list_dou_dizhu_plays(list("3\0")).await.unwrap_err();
-    assert_invalid(
-        status,
+    assert_invalid_argument(
+        &status,
         "hand",
         "character '\\0' at position 2 is not a card",
     );
     let status = ddz.list_dou_dizhu_plays(list("3é")).await.unwrap_err();
-    assert_invalid(status, "hand", "character 'é' at position 2 is not a card");
+    assert_invalid_argument(&status, "hand", "character 'é' at position 2 is not a card");
 
     let mut mahjong = MahjongServiceClient::new(server.channel.clone());
     let status = mahjong
@@ -146,8 +135,8 @@ async fn control_characters_are_escaped_in_messages() {
         })
         .await
         .unwrap_err();
-    assert_invalid(
-        status,
+    assert_invalid_argument(
+        &status,
         "hand",
         "'\\u{1b}' is not a suit letter (m, p, s, z) or a digit",
     );

@@ -289,3 +289,17 @@ pub fn slow_request() -> gameai::proto::SuggestMahjongDiscardRequest {
         ..Default::default()
     }
 }
+
+/// Asserts the error model of `src/service/error.rs`: `INVALID_ARGUMENT`, message
+/// `"FIELD: REASON"`, and exactly one `google.rpc.BadRequest` field violation naming
+/// `field`.
+pub fn assert_invalid_argument(status: &tonic::Status, field: &str, reason: &str) {
+    use tonic_types::StatusExt;
+    assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+    assert_eq!(status.message(), format!("{field}: {reason}"));
+    let bad = status
+        .get_details_bad_request()
+        .expect("BadRequest details");
+    assert_eq!(bad.field_violations.len(), 1, "{bad:?}");
+    assert_eq!(bad.field_violations[0].field, field);
+}
