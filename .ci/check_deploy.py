@@ -25,6 +25,11 @@ EXPORTED = {
     "grpc_server_handling_seconds_count",
     "gameai_inflight_requests",
     "gameai_requests_shed_total",
+    "gameai_engine_memory_used_bytes",
+    "gameai_engine_memory_limit_bytes",
+    "gameai_engine_memory_refusals_total",
+    "gameai_mahjong_tables_build_seconds",
+    "gameai_mahjong_tables_bytes",
     "up",
 }
 PROMQL_WORDS = {"sum", "by", "rate", "histogram_quantile", "le", "without", "on",

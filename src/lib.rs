@@ -7,6 +7,7 @@
 pub mod doudizhu;
 pub mod gomoku;
 pub mod mahjong;
+pub mod memory_budget;
 pub mod server;
 pub mod service;
 pub mod telemetry;

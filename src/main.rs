@@ -68,6 +68,15 @@ struct Cli {
     /// connections. 0 = never.
     #[arg(long, env = "GAMEAI_MAX_CONNECTION_AGE_SECS", default_value_t = 300)]
     max_connection_age_secs: u64,
+
+    /// Process-wide engine memory budget in MiB: the search state of all requests in
+    /// flight together (mahjong DP, Dou Dizhu endgame solver, gomoku hash table). A
+    /// request that cannot get memory answers with an estimate that says so
+    /// (exact: false). Keep it about half the container's memory limit
+    /// (deploy/README.md).
+    #[arg(long, env = "GAMEAI_ENGINE_MEMORY_MB", default_value_t = 512,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    engine_memory_mb: u64,
 }
 
 impl Cli {
@@ -80,6 +89,7 @@ impl Cli {
             shutdown_grace: Duration::from_secs(self.shutdown_grace_secs),
             max_connection_age: (self.max_connection_age_secs > 0)
                 .then(|| Duration::from_secs(self.max_connection_age_secs)),
+            engine_memory_bytes: (self.engine_memory_mb as usize) << 20,
         }
     }
 }

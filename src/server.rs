@@ -85,6 +85,9 @@ pub struct ServerConfig {
     /// Connections are closed gracefully (GOAWAY) after this age so that clients
     /// reconnect and spread over new replicas; `None` = never.
     pub max_connection_age: Option<Duration>,
+    /// The process-wide engine memory budget in bytes
+    /// ([`crate::memory_budget::MemoryBudget::global`]), set when [`serve`] starts.
+    pub engine_memory_bytes: usize,
 }
 
 impl Default for ServerConfig {
@@ -96,6 +99,7 @@ impl Default for ServerConfig {
             default_budget: Duration::from_millis(1_000),
             shutdown_grace: Duration::from_secs(20),
             max_connection_age: Some(Duration::from_secs(300)),
+            engine_memory_bytes: crate::memory_budget::DEFAULT_LIMIT_BYTES,
         }
     }
 }
@@ -157,6 +161,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let methods = Arc::new(method_table()?);
+    crate::memory_budget::MemoryBudget::global().set_limit(config.engine_memory_bytes);
     let metrics_handle = telemetry::prometheus_handle();
     // Export the limit's series from the start (at 0), not from the first shed call.
     metrics::counter!(telemetry::REQUESTS_SHED_TOTAL).increment(0);

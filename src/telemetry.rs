@@ -56,6 +56,12 @@ pub const REQUESTS_SHED_TOTAL: &str = "gameai_requests_shed_total";
 pub const MAHJONG_TABLES_BUILD_SECONDS: &str = "gameai_mahjong_tables_build_seconds";
 /// Gauge: bytes held by the mahjong tables.
 pub const MAHJONG_TABLES_BYTES: &str = "gameai_mahjong_tables_bytes";
+/// Gauge: bytes of the process-wide engine memory budget reserved now.
+pub const ENGINE_MEMORY_USED_BYTES: &str = "gameai_engine_memory_used_bytes";
+/// Gauge: the process-wide engine memory budget (`--engine-memory-mb`).
+pub const ENGINE_MEMORY_LIMIT_BYTES: &str = "gameai_engine_memory_limit_bytes";
+/// Counter: growths of engine memory refused because the budget was spent.
+pub const ENGINE_MEMORY_REFUSALS_TOTAL: &str = "gameai_engine_memory_refusals_total";
 
 /// Log output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -147,6 +153,29 @@ fn describe_metrics() {
         Unit::Bytes,
         "Memory held by the mahjong winning-set tables."
     );
+    describe_gauge!(
+        ENGINE_MEMORY_USED_BYTES,
+        Unit::Bytes,
+        "Bytes of the process-wide engine memory budget reserved by requests in flight."
+    );
+    describe_gauge!(
+        ENGINE_MEMORY_LIMIT_BYTES,
+        Unit::Bytes,
+        "The process-wide engine memory budget (--engine-memory-mb)."
+    );
+    describe_counter!(
+        ENGINE_MEMORY_REFUSALS_TOTAL,
+        "Engine memory growths refused because the budget was spent (the request degraded to an estimate)."
+    );
+}
+
+/// Copies the engine memory budget's figures into their metrics (called on every
+/// scrape, so the gauge is as fresh as the scrape).
+pub fn record_engine_memory() {
+    let budget = crate::memory_budget::MemoryBudget::global();
+    metrics::gauge!(ENGINE_MEMORY_USED_BYTES).set(budget.used() as f64);
+    metrics::gauge!(ENGINE_MEMORY_LIMIT_BYTES).set(budget.limit() as f64);
+    metrics::counter!(ENGINE_MEMORY_REFUSALS_TOTAL).absolute(budget.refusals());
 }
 
 /// Records the mahjong table figures (build time in seconds, size in bytes).
@@ -209,6 +238,7 @@ fn metrics_response<B>(
     handle: &PrometheusHandle,
 ) -> http::Response<Full<Bytes>> {
     let (status, content_type, body) = if req.uri().path() == "/metrics" {
+        record_engine_memory();
         (
             http::StatusCode::OK,
             "text/plain; version=0.0.4; charset=utf-8",

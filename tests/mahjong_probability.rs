@@ -584,6 +584,41 @@ fn the_solver_stops_at_its_bounds() {
 }
 
 #[test]
+fn the_solver_draws_its_memory_from_the_engine_budget() {
+    use gameai::mahjong::probability::exact::Stopped;
+    use gameai::memory_budget::MemoryBudget;
+    let eval = Eval::new(0, Ruleset::Riichi, ANY_SUIT);
+    let h = counts("3667m23489p34688s");
+    let mut unseen = [4u8; 34];
+    for k in 0..34 {
+        unseen[k] -= h[k];
+    }
+    // 13,121 states with 12 draws (BENCHMARKS.md) need well over 64 KiB: refused.
+    let small = MemoryBudget::leak(64 << 10);
+    let mut solver = ExactSolver::new(eval, &h, &unseen, 12, None).with_memory_budget(small);
+    assert_eq!(
+        solver.discard(&h, tile("3m").index()),
+        Err(Stopped::MemoryBudget)
+    );
+    assert!(small.used() <= small.limit());
+    assert!(small.refusals() >= 1);
+    drop(solver);
+    assert_eq!(
+        small.used(),
+        0,
+        "the solver gives its memory back when dropped"
+    );
+
+    // With room, the reservation covers what the solver allocated: its 26 value
+    // slots (13 win + 13 tenpai, f64) per state at least.
+    let roomy = MemoryBudget::leak(256 << 20);
+    let mut solver = ExactSolver::new(eval, &h, &unseen, 12, None).with_memory_budget(roomy);
+    solver.discard(&h, tile("3m").index()).unwrap().unwrap();
+    assert!(solver.reserved_bytes() as u64 >= solver.states() * 26 * 8);
+    assert_eq!(roomy.used(), solver.reserved_bytes());
+}
+
+#[test]
 fn no_draws_left() {
     // Nothing more to draw: no win; tenpai only for hands already tenpai.
     let advice = suggest_discard(

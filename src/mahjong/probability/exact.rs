@@ -21,6 +21,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 use super::eval::{ALL_KINDS, Eval};
+use crate::memory_budget::{MemoryBudget, Reservation};
 
 /// Why an exact computation stopped before finishing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -31,6 +32,10 @@ pub enum Stopped {
     /// The state limit (memory bound) was reached.
     #[error("the state limit ({0}) was reached")]
     StateLimit(usize),
+    /// The process-wide engine memory budget refused more memory
+    /// ([`crate::memory_budget`]).
+    #[error("the engine memory budget is spent")]
+    MemoryBudget,
 }
 
 /// Win and tenpai probability of one decision, exact under the model.
@@ -72,6 +77,24 @@ pub struct ExactSolver {
     deadline: Option<Instant>,
     state_limit: usize,
     ticks: u64,
+    /// Bytes drawn from the engine memory budget: always at least what the arena and
+    /// the two memo tables have allocated (capacity, not length), reserved before they
+    /// grow ([`ExactSolver::make_room`]).
+    memory: Reservation,
+}
+
+/// Smallest growth of a memo table or the arena, in entries / states.
+const MIN_GROWTH: usize = 1024;
+
+/// Bytes a memo table (`HashMap<u128, u32>`, hashbrown) allocates for `capacity`
+/// entries: buckets are the next power of two of `capacity * 8 / 7`, each holding a
+/// 32-byte entry (16-aligned `(u128, u32)`) and one control byte.
+fn table_bytes(capacity: usize) -> usize {
+    if capacity == 0 {
+        return 0;
+    }
+    let buckets = (capacity * 8 / 7).next_power_of_two();
+    buckets * (32 + 1) + 16
 }
 
 /// Arena entry whose win and tenpai values are 1 for every `r` (a winning draw).
@@ -115,7 +138,20 @@ impl ExactSolver {
             deadline,
             state_limit: DEFAULT_MEMORY_BYTES / (2 * (horizon + 1) * 8 + ENTRY_OVERHEAD),
             ticks: 0,
+            memory: MemoryBudget::global().reservation(),
         }
+    }
+
+    /// Draws memory from `budget` instead of the process's
+    /// ([`MemoryBudget::global`]).
+    pub fn with_memory_budget(mut self, budget: &'static MemoryBudget) -> ExactSolver {
+        self.memory = budget.reservation();
+        self
+    }
+
+    /// Bytes this solver holds from the engine memory budget.
+    pub fn reserved_bytes(&self) -> usize {
+        self.memory.bytes()
     }
 
     /// Sets the bound on memoised states (memory); [`Stopped::StateLimit`] beyond it.
@@ -182,14 +218,80 @@ impl ExactSolver {
 
     fn tick(&mut self) -> Result<(), Stopped> {
         self.ticks += 1;
-        if self.memo13.len() + self.memo14.len() >= self.state_limit {
+        let states = self.memo13.len() + self.memo14.len();
+        if states >= self.state_limit {
             return Err(Stopped::StateLimit(self.state_limit));
         }
+        self.make_room()?;
         if self.ticks % 256 == 1
             && let Some(d) = self.deadline
             && Instant::now() >= d
         {
             return Err(Stopped::Deadline);
+        }
+        Ok(())
+    }
+
+    /// Makes room for one more state in the arena and one more entry in each memo
+    /// table, reserving from the engine memory budget *before* anything is allocated:
+    /// a structure that is full grows (to twice its capacity, at least
+    /// [`MIN_GROWTH`]), and while it moves both its old and its new allocation are
+    /// live, so both are covered. [`Stopped::MemoryBudget`] when the budget refuses.
+    fn make_room(&mut self) -> Result<(), Stopped> {
+        let stride = self.stride();
+        let arena_cap = self.arena.capacity() / stride;
+        let arena_len = self.arena.len() / stride;
+        let grow_arena = arena_len >= arena_cap;
+        let grow13 = self.memo13.len() >= self.memo13.capacity();
+        let grow14 = self.memo14.len() >= self.memo14.capacity();
+        if !(grow_arena || grow13 || grow14) {
+            return Ok(());
+        }
+        let new_cap = |cap: usize| (2 * cap).max(MIN_GROWTH);
+        let arena_bytes = |states: usize| states * stride * 8;
+        let (a_now, a_next) = (arena_bytes(arena_cap), arena_bytes(new_cap(arena_cap)));
+        let (m13_now, m13_next) = (
+            table_bytes(self.memo13.capacity()),
+            table_bytes(new_cap(self.memo13.capacity())),
+        );
+        let (m14_now, m14_next) = (
+            table_bytes(self.memo14.capacity()),
+            table_bytes(new_cap(self.memo14.capacity())),
+        );
+        let mut total = a_now + m13_now + m14_now;
+        if grow_arena {
+            total += a_next;
+        }
+        if grow13 {
+            total += m13_next;
+        }
+        if grow14 {
+            total += m14_next;
+        }
+        if !self.memory.try_grow_to(total) {
+            return Err(Stopped::MemoryBudget);
+        }
+        if grow_arena {
+            let want = new_cap(arena_cap) * stride - self.arena.len();
+            self.arena.reserve_exact(want);
+        }
+        if grow13 {
+            let want = new_cap(self.memo13.capacity()) - self.memo13.len();
+            self.memo13.reserve(want);
+        }
+        if grow14 {
+            let want = new_cap(self.memo14.capacity()) - self.memo14.len();
+            self.memo14.reserve(want);
+        }
+        // The old allocations are gone: keep only what is allocated now.
+        let held = arena_bytes(self.arena.capacity() / stride)
+            + table_bytes(self.memo13.capacity())
+            + table_bytes(self.memo14.capacity());
+        let excess = self.memory.bytes().saturating_sub(held);
+        self.memory.shrink(excess);
+        // An allocator that rounded up is counted too (never refused: it is done).
+        if held > self.memory.bytes() && !self.memory.try_grow_to(held) {
+            return Err(Stopped::MemoryBudget);
         }
         Ok(())
     }
@@ -212,6 +314,7 @@ impl ExactSolver {
         // Pruning: shanten s needs s draws to tenpai and s + 1 to win; with fewer in
         // the whole horizon, every value is 0 and nothing is expanded.
         if s > 0 && s as usize > self.horizon {
+            self.make_room()?;
             self.memo13.insert(key, ZERO);
             return Ok(ZERO);
         }
