@@ -57,6 +57,19 @@ struct Cli {
           value_parser = clap::value_parser!(u64).range(1..))]
     default_budget_ms: u64,
 
+    /// Work budget in milliseconds of a SuggestDouDizhuPlay whose budget_ms is 0: the
+    /// default search's time per call. Capped by --request-budget-ms and the caller's
+    /// deadline.
+    #[arg(long, env = "GAMEAI_DOUDIZHU_BUDGET_MS", default_value_t = 50,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    doudizhu_budget_ms: u64,
+
+    /// Work budget in milliseconds of a SuggestDouDizhuBid whose budget_ms is 0: the
+    /// bid simulation's time. Capped like --doudizhu-budget-ms.
+    #[arg(long, env = "GAMEAI_DOUDIZHU_BID_BUDGET_MS", default_value_t = 200,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    doudizhu_bid_budget_ms: u64,
+
     /// After SIGTERM / SIGINT: seconds that calls in flight may take to finish before
     /// the process exits anyway (exit code 0 either way). Keep it below Kubernetes'
     /// terminationGracePeriodSeconds minus the preStop delay.
@@ -86,6 +99,8 @@ impl Cli {
             max_message_bytes: self.max_message_bytes,
             request_budget: Duration::from_millis(self.request_budget_ms),
             default_budget: Duration::from_millis(self.default_budget_ms),
+            doudizhu_budget: Duration::from_millis(self.doudizhu_budget_ms),
+            doudizhu_bid_budget: Duration::from_millis(self.doudizhu_bid_budget_ms),
             shutdown_grace: Duration::from_secs(self.shutdown_grace_secs),
             max_connection_age: (self.max_connection_age_secs > 0)
                 .then(|| Duration::from_secs(self.max_connection_age_secs)),

@@ -33,6 +33,20 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 /// tables (3.5 MiB), the allocator's slack and the response buffers.
 pub const DEFAULT_LIMIT_BYTES: usize = 512 << 20;
 
+/// Bytes std's `HashMap` (hashbrown) allocates for a table whose
+/// `HashMap::capacity()` is `capacity`, with entries of `entry_bytes` each (key and
+/// value as laid out in the table, padding included): the buckets are the next power of
+/// two of `capacity * 8 / 7`, each holding one entry and one control byte, plus 16
+/// trailing control bytes. 0 for an unallocated table. Engines reserve this before they
+/// let a table grow.
+pub fn hash_table_bytes(capacity: usize, entry_bytes: usize) -> usize {
+    if capacity == 0 {
+        return 0;
+    }
+    let buckets = (capacity * 8 / 7).next_power_of_two().max(4);
+    buckets * (entry_bytes + 1) + 16
+}
+
 /// A pool of bytes shared by the engines. See the [module docs](self).
 #[derive(Debug)]
 pub struct MemoryBudget {

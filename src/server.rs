@@ -80,6 +80,11 @@ pub struct ServerConfig {
     pub request_budget: Duration,
     /// Work budget of a request that gives none (`budget_ms = 0`).
     pub default_budget: Duration,
+    /// Work budget of a Dou Dizhu suggestion that gives none (`budget_ms = 0`): the
+    /// default search's time per call.
+    pub doudizhu_budget: Duration,
+    /// Work budget of a Dou Dizhu bid suggestion that gives none: the simulation's time.
+    pub doudizhu_bid_budget: Duration,
     /// How long calls in flight may take to finish after the shutdown signal.
     pub shutdown_grace: Duration,
     /// Connections are closed gracefully (GOAWAY) after this age so that clients
@@ -97,6 +102,8 @@ impl Default for ServerConfig {
             max_message_bytes: 1024 * 1024,
             request_budget: Duration::from_millis(10_000),
             default_budget: Duration::from_millis(1_000),
+            doudizhu_budget: crate::service::doudizhu::DEFAULT_BUDGET,
+            doudizhu_bid_budget: crate::service::doudizhu::DEFAULT_BID_BUDGET,
             shutdown_grace: Duration::from_secs(20),
             max_connection_age: Some(Duration::from_secs(300)),
             engine_memory_bytes: crate::memory_budget::DEFAULT_LIMIT_BYTES,
@@ -180,9 +187,12 @@ pub async fn serve(
         .build_v1alpha()?;
 
     let max = config.max_message_bytes;
-    let doudizhu = DouDizhuServiceServer::new(DouDizhuApi::default())
-        .max_decoding_message_size(max)
-        .max_encoding_message_size(max);
+    let doudizhu = DouDizhuServiceServer::new(DouDizhuApi::new(
+        config.doudizhu_budget,
+        config.doudizhu_bid_budget,
+    ))
+    .max_decoding_message_size(max)
+    .max_encoding_message_size(max);
     let mahjong = MahjongServiceServer::new(MahjongApi::default())
         .max_decoding_message_size(max)
         .max_encoding_message_size(max);

@@ -276,10 +276,13 @@ async fn rejects_unparsable_cards_naming_the_field() {
 async fn bids_and_rejects_bad_bids() {
     let server = common::start_default().await;
     let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    // The threshold bidder (HEURISTIC): seed 000's value against fixed thresholds.
     let bid = |hand: &str, bids: &[u32]| SuggestDouDizhuBidRequest {
         hand: hand.to_owned(),
         bids: bids.to_vec(),
         rules: Some(DouDizhuRules::default()),
+        mode: SearchMode::Heuristic as i32,
+        ..Default::default()
     };
     // Rocket and two bombs (doudizhu_strategy.rs works its value out): bid 3.
     let r = client
@@ -288,7 +291,9 @@ async fn bids_and_rejects_bad_bids() {
         .unwrap()
         .into_inner();
     assert_eq!(r.bid, 3);
-    assert_eq!(r.evaluation.unwrap().value, -6);
+    assert_eq!(r.mode(), SearchMode::Heuristic);
+    assert_eq!(r.evaluation.as_ref().unwrap().value, -6);
+    assert!(r.landlord_win_probability.is_none() && r.options.is_empty());
     // A weak hand passes.
     let r = client
         .suggest_dou_dizhu_bid(bid("33456689TJJKA4589", &[1]))
@@ -314,4 +319,58 @@ async fn bids_and_rejects_bad_bids() {
             status.message()
         );
     }
+}
+
+#[tokio::test]
+async fn the_default_bid_simulates_and_reports_its_estimates() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    let simulate = |hand: &str, bids: &[u32]| SuggestDouDizhuBidRequest {
+        hand: hand.to_owned(),
+        bids: bids.to_vec(),
+        budget_ms: 1500,
+        ..Default::default()
+    };
+    // The rocket, four 2s, four aces and four kings: as landlord this hand cannot lose
+    // to any sensible play, so the estimate must be close to 1 and the bid 3. Bidding
+    // second after a pass, the options are pass, 1, 2 and 3.
+    let r = client
+        .suggest_dou_dizhu_bid(simulate("XD2222AAAAKKKKQQQ", &[0]))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.mode(), SearchMode::Search);
+    assert_eq!(r.bid, 3);
+    let p = r.landlord_win_probability.expect("an estimate");
+    assert!(p > 0.9, "{p}");
+    let options: Vec<u32> = r.options.iter().map(|o| o.bid).collect();
+    assert_eq!(options, [0, 1, 2, 3]);
+    // The suggestion is the option of highest expected score; bidding 3 always makes
+    // the hand the landlord.
+    let best = r
+        .options
+        .iter()
+        .max_by(|a, b| a.expected_score.total_cmp(&b.expected_score))
+        .unwrap();
+    assert_eq!(best.bid, r.bid);
+    assert_eq!(r.options[3].landlord_share, 1.0);
+    // Honest errors: the binomial standard error of the estimate from `deals` deals.
+    assert!(r.deals >= 10, "{}", r.deals);
+    let se = (p * (1.0 - p) / f64::from(r.deals)).sqrt();
+    let reported = r.landlord_win_probability_stderr.expect("an error");
+    assert!((reported - se).abs() < 1e-9, "{reported} vs {se}");
+    let stats = r.stats.expect("stats");
+    assert!(!stats.exact, "a simulation is an estimate");
+    assert_eq!(stats.nodes, u64::from(r.deals));
+    // After a bid of 2 only pass and 3 remain; a hand without 2s, jokers or aces and
+    // no structure rarely wins as landlord.
+    let r = client
+        .suggest_dou_dizhu_bid(simulate("334456789TJQK5689", &[2]))
+        .await
+        .unwrap()
+        .into_inner();
+    let options: Vec<u32> = r.options.iter().map(|o| o.bid).collect();
+    assert_eq!(options, [0, 3]);
+    assert_eq!(r.bid, 0);
+    assert!(r.landlord_win_probability.unwrap() < 0.5);
 }

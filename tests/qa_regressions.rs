@@ -73,6 +73,7 @@ async fn no_bid_is_suggested_after_a_bid_of_three() {
                 hand: "4456789TJQKKA22XD".to_owned(),
                 bids,
                 rules: None,
+                ..Default::default()
             })
             .await
             .expect_err("no bid after 3");

@@ -24,6 +24,7 @@ pub use movegen::{
 pub use play::{Kind, Play, Rules, classify, default_reading, for_each_reading};
 
 // Decisions (issue 4): hand value, game state, policy, search.
+pub mod bidding;
 pub mod groups;
 pub mod search;
 pub mod state;

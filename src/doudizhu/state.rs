@@ -207,6 +207,11 @@ pub struct PassRecord {
     pub to_beat: Play,
     /// Who made that play.
     pub by: Seat,
+    /// Index of the pass in the history.
+    pub index: usize,
+    /// The cards the passing seat played after this pass (its hand at the pass was its
+    /// hand now plus these).
+    pub played_after: Cards,
 }
 
 /// The state derived from an [`Observation`].
@@ -269,6 +274,8 @@ impl GameState {
                             seat,
                             to_beat: g,
                             by,
+                            index: i,
+                            played_after: Cards::EMPTY,
                         });
                         passes_since += 1;
                         if passes_since == 2 {
@@ -309,6 +316,12 @@ impl GameState {
             }
             left[s] -= n;
             played[s] = add_unchecked(&played[s], entry);
+            for p in passes
+                .iter_mut()
+                .filter(|p: &&mut PassRecord| p.seat == seat)
+            {
+                p.played_after = add_unchecked(&p.played_after, entry);
+            }
             plays_made[s] += 1;
             to_beat = Some((reading, seat));
             passes_since = 0;

@@ -586,13 +586,10 @@ pub struct BidDecision {
 /// random deals: about the best 12 %, 25 % and 40 % of hands.
 pub const BID_THRESHOLDS: [i32; 3] = [-25, -33, -40];
 
-/// Decides a bid for the 17 dealt cards given the highest bid so far (0 if none). The
-/// bid is the level the hand supports (seed 002: 1, 2 or 3 points, each bid above the
-/// last); when that is not above the highest bid so far, pass (0).
-pub fn decide_bid(hand: &Counts, highest: u8) -> BidDecision {
-    let evaluation = super::value::evaluate(hand);
-    let v = evaluation.value();
-    let level = if v >= BID_THRESHOLDS[0] {
+/// The bid (0..=3) a hand of value `v` (seed 000, the 17 dealt cards) supports under
+/// [`BID_THRESHOLDS`]: the threshold bidder.
+pub fn bid_level(v: i32) -> u8 {
+    if v >= BID_THRESHOLDS[0] {
         3
     } else if v >= BID_THRESHOLDS[1] {
         2
@@ -600,7 +597,16 @@ pub fn decide_bid(hand: &Counts, highest: u8) -> BidDecision {
         1
     } else {
         0
-    };
+    }
+}
+
+/// Decides a bid for the 17 dealt cards given the highest bid so far (0 if none). The
+/// bid is the level the hand supports (seed 002: 1, 2 or 3 points, each bid above the
+/// last); when that is not above the highest bid so far, pass (0).
+pub fn decide_bid(hand: &Counts, highest: u8) -> BidDecision {
+    let evaluation = super::value::evaluate(hand);
+    let v = evaluation.value();
+    let level = bid_level(v);
     let controls = controls(hand);
     let (bid, reason) = if level == 0 {
         (

@@ -9,25 +9,66 @@
 
 use tonic::{Request, Response, Status};
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::error::invalid_argument;
 use super::{run_blocking, work_deadline};
 use crate::doudizhu::state::{GameState, Observation, Seat, StateError};
-use crate::doudizhu::strategy;
 use crate::doudizhu::value::Evaluation;
 use crate::doudizhu::{Cards, DouDizhuError, Kind, Play, Rules, legal_plays};
+use crate::doudizhu::{bidding, strategy};
 use crate::proto::dou_dizhu_service_server::DouDizhuService;
 use crate::proto::{self, PlayKind};
 use crate::proto::{
-    ComputeStats, HandEvaluation, ListDouDizhuPlaysRequest, ListDouDizhuPlaysResponse,
-    Play as ProtoPlay, ScoredPlay, SearchMode, Seat as ProtoSeat, SuggestDouDizhuBidRequest,
-    SuggestDouDizhuBidResponse, SuggestDouDizhuPlayRequest, SuggestDouDizhuPlayResponse,
+    BidOption, ComputeStats, HandEvaluation, ListDouDizhuPlaysRequest, ListDouDizhuPlaysResponse,
+    Play as ProtoPlay, ProvenOutcome, ScoredPlay, SearchMode, Seat as ProtoSeat,
+    SuggestDouDizhuBidRequest, SuggestDouDizhuBidResponse, SuggestDouDizhuPlayRequest,
+    SuggestDouDizhuPlayResponse,
 };
 
+/// Work budget of a Dou Dizhu suggestion whose `budget_ms` is 0, unless the server is
+/// told otherwise (`--doudizhu-budget-ms`): 50 ms, so that the default search answers
+/// within 100 ms at the 99th percentile (BENCHMARKS.md).
+pub const DEFAULT_BUDGET: Duration = Duration::from_millis(50);
+
+/// Work budget of a bid suggestion whose `budget_ms` is 0, unless the server is told
+/// otherwise (`--doudizhu-bid-budget-ms`): 200 ms of simulation, a standard error of
+/// about 0.03 on the win probability (BENCHMARKS.md).
+pub const DEFAULT_BID_BUDGET: Duration = Duration::from_millis(200);
+
+/// With less time than this the search does not start and the heuristic answers.
+pub const MIN_SEARCH_BUDGET: Duration = Duration::from_millis(5);
+
 /// Handler of `gameai.v1.DouDizhuService`.
-#[derive(Clone, Debug, Default)]
-pub struct DouDizhuApi {}
+#[derive(Clone, Debug)]
+pub struct DouDizhuApi {
+    /// Work budget of a play suggestion whose `budget_ms` is 0.
+    budget: Duration,
+    /// Work budget of a bid suggestion whose `budget_ms` is 0.
+    bid_budget: Duration,
+}
+
+impl DouDizhuApi {
+    /// A handler whose play and bid suggestions default to these budgets of work.
+    pub fn new(budget: Duration, bid_budget: Duration) -> DouDizhuApi {
+        DouDizhuApi { budget, bid_budget }
+    }
+}
+
+/// `asked` milliseconds, or `default` when `asked` is 0.
+fn budget_ms(asked: u32, default: Duration) -> u32 {
+    if asked > 0 {
+        asked
+    } else {
+        u32::try_from(default.as_millis()).unwrap_or(u32::MAX)
+    }
+}
+
+impl Default for DouDizhuApi {
+    fn default() -> DouDizhuApi {
+        DouDizhuApi::new(DEFAULT_BUDGET, DEFAULT_BID_BUDGET)
+    }
+}
 
 #[tonic::async_trait]
 impl DouDizhuService for DouDizhuApi {
@@ -35,14 +76,16 @@ impl DouDizhuService for DouDizhuApi {
         &self,
         request: Request<SuggestDouDizhuPlayRequest>,
     ) -> Result<Response<SuggestDouDizhuPlayResponse>, Status> {
-        suggest_play(request).await
+        let budget_ms = budget_ms(request.get_ref().budget_ms, self.budget);
+        suggest_play(request, budget_ms).await
     }
 
     async fn suggest_dou_dizhu_bid(
         &self,
         request: Request<SuggestDouDizhuBidRequest>,
     ) -> Result<Response<SuggestDouDizhuBidResponse>, Status> {
-        suggest_bid(request).await
+        let budget_ms = budget_ms(request.get_ref().budget_ms, self.bid_budget);
+        suggest_bid(request, budget_ms).await
     }
 
     async fn list_dou_dizhu_plays(
@@ -55,13 +98,14 @@ impl DouDizhuService for DouDizhuApi {
 
 async fn suggest_play(
     request: Request<SuggestDouDizhuPlayRequest>,
+    budget_ms: u32,
 ) -> Result<Response<SuggestDouDizhuPlayResponse>, Status> {
-    let budget_ms = request.get_ref().budget_ms;
     let deadline = work_deadline(&request, budget_ms);
     let req = request.into_inner();
     let obs = observation(&req)?;
     let state = GameState::derive(&obs).map_err(state_error)?;
-    let search = req.mode == SearchMode::Search as i32;
+    let search = req.mode != SearchMode::Heuristic as i32
+        && deadline.saturating_duration_since(Instant::now()) >= MIN_SEARCH_BUDGET;
     let alternatives = if req.alternatives == 0 {
         5
     } else {
@@ -69,13 +113,12 @@ async fn suggest_play(
     };
     let budget = deadline.saturating_duration_since(Instant::now());
     let started = Instant::now();
-    let (decision, nodes, exact) = run_blocking(move || {
+    let (decision, nodes, exact, worlds, proven) = run_blocking(move || {
         if search {
             let d = crate::doudizhu::search::decide(&state, deadline);
-            let (nodes, exact) = (d.nodes, d.exact);
-            (d.decision, nodes, exact)
+            (d.decision, d.nodes, d.exact, d.worlds, d.proven)
         } else {
-            (strategy::decide_play(&state), 0, true)
+            (strategy::decide_play(&state), 0, true, 0, None)
         }
     })
     .await?;
@@ -99,6 +142,17 @@ async fn suggest_play(
             exact,
             budget_ms: u32::try_from(budget.as_millis()).unwrap_or(u32::MAX),
         }),
+        mode: if search {
+            SearchMode::Search
+        } else {
+            SearchMode::Heuristic
+        } as i32,
+        worlds,
+        proven: match proven {
+            None => ProvenOutcome::Unspecified,
+            Some(true) => ProvenOutcome::Win,
+            Some(false) => ProvenOutcome::Loss,
+        } as i32,
     }))
 }
 
@@ -183,8 +237,16 @@ fn evaluation_proto(e: &Evaluation) -> HandEvaluation {
 
 async fn suggest_bid(
     request: Request<SuggestDouDizhuBidRequest>,
+    budget_ms: u32,
 ) -> Result<Response<SuggestDouDizhuBidResponse>, Status> {
+    let deadline = work_deadline(&request, budget_ms);
     let req = request.into_inner();
+    if !(0..=2).contains(&req.mode) {
+        return Err(invalid_argument(
+            "mode",
+            format!("{} is not a search mode", req.mode),
+        ));
+    }
     let hand = parse_cards("hand", &req.hand)?;
     if hand.len() != 17 {
         return Err(invalid_argument(
@@ -231,11 +293,54 @@ async fn suggest_bid(
         ));
     }
     let counts = *hand.counts();
-    let d = run_blocking(move || strategy::decide_bid(&counts, highest as u8)).await?;
+    let rules = rules_from_proto(req.rules.as_ref());
+    let bids: Vec<u8> = req.bids.iter().map(|&b| b as u8).collect();
+    let simulate = req.mode != SearchMode::Heuristic as i32;
+    let budget = deadline.saturating_duration_since(Instant::now());
+    let started = Instant::now();
+    let response = run_blocking(move || {
+        if simulate {
+            let e = bidding::estimate(&counts, &bids, &rules, deadline);
+            SuggestDouDizhuBidResponse {
+                bid: u32::from(e.bid),
+                evaluation: Some(evaluation_proto(&e.evaluation)),
+                reason: e.reason,
+                landlord_win_probability: Some(e.win_probability),
+                landlord_win_probability_stderr: Some(e.win_stderr),
+                options: e
+                    .options
+                    .iter()
+                    .map(|o| BidOption {
+                        bid: u32::from(o.bid),
+                        expected_score: o.expected_score,
+                        expected_score_stderr: o.stderr,
+                        landlord_share: o.landlord_share,
+                    })
+                    .collect(),
+                deals: e.deals,
+                mode: SearchMode::Search as i32,
+                stats: None,
+            }
+        } else {
+            let d = strategy::decide_bid(&counts, highest as u8);
+            SuggestDouDizhuBidResponse {
+                bid: u32::from(d.bid),
+                evaluation: Some(evaluation_proto(&d.evaluation)),
+                reason: d.reason,
+                mode: SearchMode::Heuristic as i32,
+                ..Default::default()
+            }
+        }
+    })
+    .await?;
     Ok(Response::new(SuggestDouDizhuBidResponse {
-        bid: u32::from(d.bid),
-        evaluation: Some(evaluation_proto(&d.evaluation)),
-        reason: d.reason,
+        stats: Some(ComputeStats {
+            elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+            nodes: u64::from(response.deals),
+            exact: !simulate,
+            budget_ms: u32::try_from(budget.as_millis()).unwrap_or(u32::MAX),
+        }),
+        ..response
     }))
 }
 

@@ -181,8 +181,7 @@ class ServiceAgent:
         self.landlord_cards = list(landlord_cards)
         self.stats = stats
         self.rng = rng
-        self.mode = {"heuristic": pb.SEARCH_MODE_HEURISTIC,
-                     "search": pb.SEARCH_MODE_SEARCH}[args.mode]
+        self.mode = mode_value(pb, args.mode)
         self.budget_ms = args.budget_ms
         self.timeout = args.timeout
 
@@ -238,6 +237,19 @@ class PeerAsOurs:
         return action
 
 
+def mode_value(pb, mode: str) -> int:
+    """The SearchMode enum value of a ``--mode`` name ("default" sends UNSPECIFIED: the
+    service's default mode)."""
+    return {"default": pb.SEARCH_MODE_UNSPECIFIED, "heuristic": pb.SEARCH_MODE_HEURISTIC,
+            "search": pb.SEARCH_MODE_SEARCH}[mode]
+
+
+def opponent_args(args) -> argparse.Namespace:
+    """The ServiceAgent settings of the opponent service (``--opponent service``)."""
+    return argparse.Namespace(mode=args.opponent_mode, budget_ms=args.opponent_budget_ms,
+                              timeout=args.timeout)
+
+
 def make_peer(kind: str, position: str):
     if kind == "rlcard":
         return RLCardAgent(position)
@@ -266,6 +278,14 @@ def percentile(values: list[float], q: float) -> float | None:
     return float(np.percentile(values, q)) if values else None
 
 
+def latency(stats: Stats) -> dict:
+    """Client-side latency of a Stats' calls: mean, p50, p99, max (ms)."""
+    lat = stats.latency_ms
+    return {"mean": float(np.mean(lat)) if lat else None,
+            "p50": percentile(lat, 50), "p99": percentile(lat, 99),
+            "max": max(lat) if lat else None}
+
+
 def summarize(results: dict, stats: Stats) -> dict:
     def role(games):
         n = len(games)
@@ -274,7 +294,6 @@ def summarize(results: dict, stats: Stats) -> dict:
                 "wp": sum(1 for won, _ in games if won) / n if n else None,
                 "adp": sum(points for _, points in games) / n if n else None}
 
-    lat = stats.latency_ms
     return {
         "landlord": role(results["landlord"]),
         "farmers": role(results["farmers"]),
@@ -283,9 +302,7 @@ def summarize(results: dict, stats: Stats) -> dict:
         "illegal_suggestions": stats.illegal,
         "illegal_by_cause": dict(stats.illegal_by_cause),
         "illegal_examples": stats.examples,
-        "latency_ms": {"mean": float(np.mean(lat)) if lat else None,
-                       "p50": percentile(lat, 50), "p99": percentile(lat, 99),
-                       "max": max(lat) if lat else None},
+        "latency_ms": latency(stats),
         "server_elapsed_ms_mean": float(np.mean(stats.server_ms)) if stats.server_ms else None,
     }
 
@@ -326,6 +343,13 @@ def run(args) -> dict:
 
         stub = rpc.DouDizhuServiceStub(connect(args.addr, args.wait_ready))
 
+    opp_stub = None
+    opp_stats = Stats()
+    if args.opponent == "service":
+        import grpc as grpc_mod
+
+        opp_stub = rpc.DouDizhuServiceStub(connect(args.opponent_addr, args.wait_ready))
+
     stats = Stats()
     results = {"landlord": [], "farmers": []}
     log = open(args.log, "w", encoding="utf-8") if args.log else None
@@ -339,7 +363,11 @@ def run(args) -> dict:
             ours_positions = ("landlord",) if role == "landlord" else FARMERS
             players = {}
             for pos in POSITIONS:
-                if pos not in ours_positions:
+                if pos not in ours_positions and args.opponent == "service":
+                    players[pos] = ServiceAgent(pos, opp_stub, pb, grpc_mod,
+                                                deal["three_landlord_cards"], opp_stats,
+                                                fallback_rng, opponent_args(args))
+                elif pos not in ours_positions:
                     players[pos] = make_peer(args.opponent, pos)
                 elif args.ours_peer:
                     players[pos] = PeerAsOurs(pos, args.ours_peer, pb,
@@ -366,14 +394,210 @@ def run(args) -> dict:
         log.close()
 
     summary = summarize(results, stats)
+    if args.opponent == "service":
+        summary["opponent_service"] = {
+            "calls": opp_stats.calls, "illegal_suggestions": opp_stats.illegal,
+            "latency_ms": latency(opp_stats)}
     summary["config"] = {
         "ours": f"peer:{args.ours_peer}" if args.ours_peer else f"service@{args.addr}",
         "mode": None if args.ours_peer else args.mode,
         "budget_ms": None if args.ours_peer else args.budget_ms,
-        "opponent": args.opponent, "deals": args.deals, "seed": args.seed,
+        "opponent": args.opponent if args.opponent != "service" else
+        f"service@{args.opponent_addr} mode={args.opponent_mode}"
+        f" budget_ms={args.opponent_budget_ms}",
+        "deals": args.deals, "seed": args.seed,
         "douzero": "1.1.0", "rlcard": "1.2.0"}
     summary["wall_seconds"] = round(time.monotonic() - started, 1)
     return summary
+
+
+def run_full(args) -> dict:
+    """``--full-game``: every deal bid, played and scored three times, ours in bidding
+    position 0, 1 and 2 (see ``fullgame.py``)."""
+    import grpc as grpc_mod
+
+    import fullgame
+    import gameai_client
+
+    pb, rpc = gameai_client.load("doudizhu")
+    stub = rpc.DouDizhuServiceStub(connect(args.addr, args.wait_ready))
+    opp_stub = None
+    if args.opponent == "service":
+        opp_stub = rpc.DouDizhuServiceStub(connect(args.opponent_addr, args.wait_ready))
+    stats, opp_stats, bid_stats = Stats(), Stats(), Stats()
+    bid_illegal: list[dict] = []
+    games: list[dict] = []
+    log = open(args.log, "w", encoding="utf-8") if args.log else None
+    started = time.monotonic()
+
+    def threshold_bid(hand, bids):
+        reply = stub.SuggestDouDizhuBid(pb.SuggestDouDizhuBidRequest(
+            hand=cards_to_str(hand), bids=bids, mode=pb.SEARCH_MODE_HEURISTIC),
+            timeout=args.timeout)
+        return reply.bid
+
+    for index, deal in enumerate(fullgame.make_full_deals(args.deals, args.seed)):
+        for ours in range(3):
+            random.seed(f"{args.seed}/{index}/full{ours}")
+            fallback_rng = random.Random(f"fallback/{args.seed}/{index}/full{ours}")
+            estimate = {}
+
+            def ours_bid(bids, hand=deal["hands"][ours], estimate=estimate):
+                if args.ours_peer:
+                    return threshold_bid(hand, bids)
+                req = pb.SuggestDouDizhuBidRequest(hand=cards_to_str(hand), bids=bids,
+                                                   budget_ms=args.bid_budget_ms)
+                bid_stats.calls += 1
+                t = time.perf_counter()
+                try:
+                    reply = stub.SuggestDouDizhuBid(req, timeout=args.timeout)
+                except grpc_mod.RpcError as err:
+                    bid_illegal.append({"cause": f"rpc {err.code().name}: {err.details()}",
+                                        "hand": req.hand, "bids": bids})
+                    return 0
+                bid_stats.latency_ms.append((time.perf_counter() - t) * 1000.0)
+                highest = max(bids, default=0)
+                if reply.bid != 0 and not highest < reply.bid <= 3:
+                    bid_illegal.append({"cause": f"bid {reply.bid} after {bids}",
+                                        "hand": req.hand, "bids": bids})
+                    return 0
+                if reply.HasField("landlord_win_probability"):
+                    estimate["p"] = reply.landlord_win_probability
+                    estimate["stderr"] = reply.landlord_win_probability_stderr
+                return reply.bid
+
+            bidders = [ours_bid if q == ours else
+                       (lambda bids, hand=deal["hands"][q]: threshold_bid(hand, bids))
+                       for q in range(3)]
+            landlord, bid, bids = fullgame.run_bidding(bidders)
+            positions = fullgame.seat_positions(landlord)
+            ours_pos = positions[ours]
+            bottom = deal["bottom"]
+            players = {}
+            for pos in POSITIONS:
+                if pos == ours_pos and args.ours_peer:
+                    players[pos] = PeerAsOurs(pos, args.ours_peer, pb, bottom, stats)
+                elif pos == ours_pos:
+                    players[pos] = ServiceAgent(pos, stub, pb, grpc_mod, bottom, stats,
+                                                fallback_rng, args)
+                elif args.opponent == "service":
+                    players[pos] = ServiceAgent(pos, opp_stub, pb, grpc_mod, bottom, opp_stats,
+                                                fallback_rng, opponent_args(args))
+                else:
+                    players[pos] = make_peer(args.opponent, pos)
+            winner, bombs, history = fullgame.play(deal, landlord, players, GameEnv)
+            landlord_won = winner == "landlord"
+            role = "landlord" if ours_pos == "landlord" else "farmer"
+            won = landlord_won == (role == "landlord")
+            spring = fullgame.springs(history, winner)
+            game = {"deal": index, "ours_position": ours, "ours": ours_pos, "bids": bids,
+                    "landlord_position": landlord, "bid": bid, "winner": winner,
+                    "won": won, "bombs": bombs, "spring": spring,
+                    "score": fullgame.game_score(bid, bombs, spring, landlord_won, role),
+                    "adp": game_points(won, bombs),
+                    "estimate": estimate.get("p"), "estimate_stderr": estimate.get("stderr")}
+            games.append(game)
+            if log:
+                log.write(json.dumps({**game,
+                                      "hands": [cards_to_str(h) for h in deal["hands"]],
+                                      "bottom": cards_to_str(bottom),
+                                      "history": [cards_to_str(a) for a in history]}) + "\n")
+        if args.progress and (index + 1) % args.progress == 0:
+            print(f"  {index + 1}/{args.deals} deals, {stats.illegal} illegal, "
+                  f"{time.monotonic() - started:.0f} s", file=sys.stderr)
+    if log:
+        log.close()
+
+    def group(rows):
+        n = len(rows)
+        return {"games": n, "wins": sum(g["won"] for g in rows),
+                "wp": sum(g["won"] for g in rows) / n if n else None,
+                "adp": sum(g["adp"] for g in rows) / n if n else None,
+                "mean_score": sum(g["score"] for g in rows) / n if n else None}
+
+    summary = {
+        "positions": {str(q): group([g for g in games if g["ours_position"] == q])
+                      for q in range(3)},
+        "roles": {"landlord": group([g for g in games if g["ours"] == "landlord"]),
+                  "farmer": group([g for g in games if g["ours"] != "landlord"])},
+        "overall": group(games),
+        "mean_score_per_deal": sum(g["score"] for g in games) / args.deals,
+        "bids": dict(collections.Counter(
+            str(g["bids"][g["ours_position"]]) for g in games
+            if len(g["bids"]) > g["ours_position"])),
+        "calibration": fullgame.calibration(
+            [(g["estimate"], g["won"]) for g in games
+             if g["ours"] == "landlord" and g["estimate"] is not None]),
+        "calls": stats.calls,
+        "illegal_suggestions": stats.illegal + len(bid_illegal),
+        "illegal_by_cause": dict(stats.illegal_by_cause),
+        "illegal_examples": stats.examples,
+        "illegal_bids": bid_illegal[:10],
+        "latency_ms": latency(stats),
+        "bid_calls": bid_stats.calls,
+        "bid_latency_ms": latency(bid_stats),
+        "server_elapsed_ms_mean": float(np.mean(stats.server_ms)) if stats.server_ms else None,
+    }
+    if args.opponent == "service":
+        summary["opponent_service"] = {"calls": opp_stats.calls,
+                                       "illegal_suggestions": opp_stats.illegal,
+                                       "latency_ms": latency(opp_stats)}
+    summary["config"] = {
+        "full_game": True,
+        "ours": f"peer:{args.ours_peer}" if args.ours_peer else f"service@{args.addr}",
+        "mode": None if args.ours_peer else args.mode,
+        "budget_ms": None if args.ours_peer else args.budget_ms,
+        "bid_budget_ms": args.bid_budget_ms,
+        "opponent": args.opponent if args.opponent != "service" else
+        f"service@{args.opponent_addr} mode={args.opponent_mode}"
+        f" budget_ms={args.opponent_budget_ms}",
+        "deals": args.deals, "seed": args.seed, "douzero": "1.1.0", "rlcard": "1.2.0"}
+    summary["wall_seconds"] = round(time.monotonic() - started, 1)
+    return summary
+
+
+def format_full(s: dict) -> str:
+    c = s["config"]
+    lines = [f"Dou Dizhu full games: ours={c['ours']}"
+             + (f" mode={c['mode']}" if c["mode"] else "")
+             + f" vs {c['opponent']}, {c['deals']} deals x 3 seats (seed {c['seed']}), "
+             f"{s['wall_seconds']} s",
+             f"{'ours':<12}{'games':>7}{'wins':>7}{'WP':>8}{'ADP':>9}{'score':>9}"]
+
+    def row(name, r):
+        return (f"{name:<12}{r['games']:>7}{r['wins']:>7}{r['wp']:>8.3f}{r['adp']:>+9.3f}"
+                f"{r['mean_score']:>+9.3f}")
+
+    for q in range(3):
+        lines.append(row(f"position {q}", s["positions"][str(q)]))
+    for role in ("landlord", "farmer"):
+        if s["roles"][role]["games"]:
+            lines.append(row(f"as {role}", s["roles"][role]))
+    lines.append(row("overall", s["overall"]))
+    lines.append(f"mean score per deal (3 games): {s['mean_score_per_deal']:+.3f}; "
+                 f"ours' bids: {s['bids']}")
+    cal = s["calibration"]
+    lines.append(f"calibration of the landlord win probability ({cal['games']} games as "
+                 f"landlord; deciles with >= {cal['min_count']} games within "
+                 f"+-{cal['tolerance']}: {'yes' if cal['within_tolerance'] else 'NO'})")
+    lines.append(f"  {'decile':<9}{'games':>7}{'estimate':>10}{'observed':>10}{'diff':>8}")
+    for r in cal["rows"]:
+        if r["games"]:
+            lines.append(f"  {r['decile']:<9}{r['games']:>7}{r['mean_estimate']:>10.3f}"
+                         f"{r['observed']:>10.3f}{r['diff']:>+8.3f}")
+    lat, blat = s["latency_ms"], s["bid_latency_ms"]
+    lines.append(f"illegal suggestions: {s['illegal_suggestions']} in {s['calls']} play and "
+                 f"{s['bid_calls']} bid calls")
+    if lat["mean"] is not None:
+        lines.append(f"play latency (ms): p50 {lat['p50']:.3f}  p99 {lat['p99']:.3f}  "
+                     f"max {lat['max']:.3f}")
+    if blat["mean"] is not None:
+        lines.append(f"bid latency (ms): p50 {blat['p50']:.3f}  p99 {blat['p99']:.3f}  "
+                     f"max {blat['max']:.3f}")
+    if "opponent_service" in s:
+        o = s["opponent_service"]
+        lines.append(f"opponent service: {o['illegal_suggestions']} illegal in {o['calls']} calls")
+    return "\n".join(lines)
 
 
 def format_text(s: dict) -> str:
@@ -394,6 +618,10 @@ def format_text(s: dict) -> str:
                      f"p99 {lat['p99']:.3f}  max {lat['max']:.3f}"
                      + (f"  (server elapsed mean {s['server_elapsed_ms_mean']:.3f})"
                         if s["server_elapsed_ms_mean"] is not None else ""))
+    if "opponent_service" in s:
+        o = s["opponent_service"]
+        lines.append(f"opponent service: {o['illegal_suggestions']} illegal in {o['calls']} calls, "
+                     f"latency p50 {o['latency_ms']['p50']:.3f}  p99 {o['latency_ms']['p99']:.3f} ms")
     for ex in s["illegal_examples"][:3]:
         lines.append(f"  illegal: {ex['cause']}; answer {ex['answer']!r} hand {ex['hand']!r} "
                      f"seat {ex['seat']} bottom {ex['landlord_cards']!r} "
@@ -406,13 +634,21 @@ def parse_args(argv=None):
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--addr", default="127.0.0.1:50051",
                    help="gRPC address of the gameai service (default %(default)s)")
-    p.add_argument("--opponent", choices=("rlcard", "random"), default="rlcard",
-                   help="DouZero agent on the other side (default %(default)s)")
+    p.add_argument("--opponent", choices=("rlcard", "random", "service"), default="rlcard",
+                   help="the other side: a DouZero agent, or a gameai service at "
+                        "--opponent-addr (default %(default)s)")
+    p.add_argument("--opponent-addr", default="127.0.0.1:50052",
+                   help="the opponent service (--opponent service; default %(default)s)")
+    p.add_argument("--opponent-mode", choices=("default", "heuristic", "search"),
+                   default="default", help="SearchMode sent by the opponent service's seats")
+    p.add_argument("--opponent-budget-ms", type=int, default=0,
+                   help="budget_ms sent by the opponent service's seats (0 = its default)")
     p.add_argument("--deals", type=int, default=100,
                    help="deals to play, each twice (default %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="deal seed (default %(default)s)")
-    p.add_argument("--mode", choices=("heuristic", "search"), default="heuristic",
-                   help="SuggestDouDizhuPlay mode (default %(default)s)")
+    p.add_argument("--mode", choices=("default", "heuristic", "search"), default="default",
+                   help="SuggestDouDizhuPlay mode; default sends SEARCH_MODE_UNSPECIFIED, "
+                        "the service's default (default %(default)s)")
     p.add_argument("--budget-ms", type=int, default=0,
                    help="budget_ms sent with each request (0 = server default)")
     p.add_argument("--timeout", type=float, default=10.0,
@@ -421,6 +657,12 @@ def parse_args(argv=None):
                    help="seconds to wait for the service to be SERVING (default %(default)s)")
     p.add_argument("--ours-peer", choices=("rlcard", "random"),
                    help="play the 'ours' side with this DouZero agent (no service)")
+    p.add_argument("--full-game", action="store_true",
+                   help="deal, bid (seed 002), play and score every deal three times, ours in "
+                        "each bidding position (fullgame.py)")
+    p.add_argument("--bid-budget-ms", type=int, default=0,
+                   help="budget_ms of ours' SuggestDouDizhuBid calls (--full-game; 0 = the "
+                        "server default)")
     p.add_argument("--json", metavar="PATH",
                    help="also write the summary as JSON to PATH ('-' = stdout only)")
     p.add_argument("--log", metavar="PATH", help="write every game as a JSON line to PATH")
@@ -437,14 +679,14 @@ def parse_args(argv=None):
 def main(argv=None) -> int:
     args = parse_args(argv)
     try:
-        summary = run(args)
+        summary = run_full(args) if args.full_game else run(args)
     except ConnectionError as err:
         print(f"arena: {err}", file=sys.stderr)
         return 2
     if args.json == "-":
         print(json.dumps(summary, indent=2))
     else:
-        print(format_text(summary))
+        print(format_full(summary) if args.full_game else format_text(summary))
         if args.json:
             pathlib.Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
     if args.max_illegal is not None and summary["illegal_suggestions"] > args.max_illegal:

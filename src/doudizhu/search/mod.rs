@@ -1,0 +1,357 @@
+//! The search (the default of `SuggestDouDizhuPlay`): determinized sampling
+//! ("perfect-information Monte Carlo") with inference, an exact endgame solver and a
+//! cooperative playout policy.
+//!
+//! **Model.** The unseen cards are dealt to the two other seats as the history implies
+//! ([`worlds`]: hard constraints, plus an inference model under which a seat that passed
+//! when it could have beaten a play cheaply is less likely to hold the cards that beat
+//! it). Each such deal (a *world*) is a perfect-information game. A candidate play is
+//! worth the weighted share of worlds its side wins after it, each world finished by
+//! perfect play when it can be proven ([`solver`]) and by the playout policy otherwise
+//! ([`playout`]).
+//!
+//! **Algorithm.**
+//! 1. Candidates: every legal play (and the pass) when there are at most
+//!    [`SearchConfig::all_moves_max`]; otherwise the heuristic policy's best
+//!    [`SearchConfig::candidates`] ([`crate::doudizhu::strategy`]), the pass included
+//!    when it is legal.
+//! 2. Worlds: every split of the unseen cards, weighted, when there are at most
+//!    [`worlds::ENUMERATE_WORLDS`]; otherwise worlds drawn one at a time by
+//!    sampling-importance-resampling.
+//! 3. In each world every candidate is played. When at most
+//!    [`SearchConfig::solve_cards`] cards remain the rest is solved exactly (a node cap
+//!    per solve; the table is shared by all candidates and worlds of the decision and
+//!    draws from the engine memory budget). Otherwise, or when the cap is hit, the
+//!    world is played out by the playout policy, which hands over to the solver once at
+//!    most [`SearchConfig::playout_solve_cards`] cards remain (with a smaller cap).
+//! 4. The candidate with the highest weighted share of won worlds is chosen; ties keep
+//!    the heuristic's order.
+//!
+//! **Exactness.** The answer is *exact* when every split was enumerated and every
+//! candidate solved in every world: the shares are then the exact probabilities under
+//! the model, for perfect-information play from here. It is *proven* (a win, or a loss
+//! whatever is played) when in addition every world agrees: a double-dummy result, true
+//! for every deal the history allows, assuming the rest is played knowing all hands.
+//!
+//! **Time.** The search stops at its deadline, keeping 5 % of the time left (at most
+//! 5 ms) for answering; the clock is read every 64 solver nodes and before every
+//! playout move, and a world not finished for every candidate is not counted. With no
+//! world finished the heuristic's answer stands (`exact: false`).
+
+pub mod playout;
+pub mod position;
+pub mod solver;
+pub mod worlds;
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+use self::playout::Playout;
+use self::position::{LANDLORD, Position};
+use self::solver::{Solver, Stop};
+use self::worlds::{Inference, Worlds};
+use super::groups::pack;
+use super::movegen::legal_plays;
+use super::play::Play;
+use super::state::GameState;
+use super::strategy::{PlayDecision, Scored, decide_play};
+use crate::memory_budget::MemoryBudget;
+
+/// The search's settings; [`SearchConfig::default`] is what the service uses.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchConfig {
+    /// Heuristic candidates compared when there are many legal plays.
+    pub candidates: usize,
+    /// Every legal play is a candidate when there are at most this many (pass included).
+    pub all_moves_max: usize,
+    /// Solve exactly when at most this many cards remain after the candidate.
+    pub solve_cards: usize,
+    /// Node cap of one such solve.
+    pub solve_nodes: u64,
+    /// During a playout, solve once at most this many cards remain.
+    pub playout_solve_cards: usize,
+    /// Node cap of that solve.
+    pub playout_solve_nodes: u64,
+    /// The inference model of the worlds.
+    pub inference: Inference,
+    /// The memory budget the solver's table draws from.
+    pub memory: &'static MemoryBudget,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            candidates: 8,
+            all_moves_max: 12,
+            solve_cards: 16,
+            solve_nodes: 20_000,
+            playout_solve_cards: 12,
+            playout_solve_nodes: 4_000,
+            inference: Inference::DEFAULT,
+            memory: MemoryBudget::global(),
+        }
+    }
+}
+
+/// The search's answer.
+#[derive(Clone, Debug)]
+pub struct SearchDecision {
+    /// The decision (scores are the weighted share of worlds won, 0..1).
+    pub decision: PlayDecision,
+    /// Solver nodes and playout moves visited.
+    pub nodes: u64,
+    /// Every split enumerated and every candidate solved exactly in every world.
+    pub exact: bool,
+    /// Worlds evaluated (each for every candidate).
+    pub worlds: u32,
+    /// `Some(true)`: the suggestion wins in every world (perfect-information play);
+    /// `Some(false)`: every legal play loses in every world; `None`: not proven.
+    pub proven: Option<bool>,
+    /// The engine memory budget refused the solver's table a growth.
+    pub memory_refused: bool,
+}
+
+/// Decides with the default settings until `deadline` (see the module docs).
+pub fn decide(st: &GameState, deadline: Instant) -> SearchDecision {
+    decide_with(st, deadline, &SearchConfig::default())
+}
+
+/// Decides with `cfg` until `deadline`.
+pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> SearchDecision {
+    let now = Instant::now();
+    let left = deadline.saturating_duration_since(now);
+    let deadline = deadline - (left / 20).min(Duration::from_millis(5));
+    let heuristic = decide_play(st);
+    let to_beat = st.to_beat.map(|(p, _)| p);
+    let mut legal: Vec<Option<Play>> = legal_plays(&st.hand, to_beat.as_ref(), &st.rules)
+        .into_iter()
+        .map(Some)
+        .collect();
+    if to_beat.is_some() {
+        legal.push(None);
+    }
+    let same = |a: &Option<Play>, b: &Option<Play>| a.map(|p| p.cards) == b.map(|p| p.cards);
+    let mut cands: Vec<Option<Play>> = Vec::new();
+    let all_moves = legal.len() <= cfg.all_moves_max;
+    for s in &heuristic.ranked {
+        if !all_moves && cands.len() == cfg.candidates {
+            break;
+        }
+        if !cands.iter().any(|c| same(c, &s.play)) {
+            cands.push(s.play);
+        }
+    }
+    if all_moves {
+        for p in &legal {
+            if !cands.iter().any(|c| same(c, p)) {
+                cands.push(*p);
+            }
+        }
+    } else if to_beat.is_some() && !cands.contains(&None) {
+        cands.push(None);
+    }
+    if cands.len() <= 1 {
+        return SearchDecision {
+            decision: heuristic,
+            nodes: 0,
+            exact: true,
+            worlds: 0,
+            proven: None,
+            memory_refused: false,
+        };
+    }
+    let mut search = Search {
+        cfg: *cfg,
+        deadline,
+        solver: Solver::new(st.rules, Some(deadline), cfg.memory),
+        playout: Playout::new(st.rules),
+        moves: 0,
+    };
+    let worlds = Worlds::new(st, cfg.inference);
+    let all = worlds.enumerate();
+    let mut rng = SmallRng::seed_from_u64(pack(st.hand.counts()) ^ (st.passes.len() as u64) << 50);
+    let n = cands.len();
+    let mut won = vec![0.0f64; n];
+    let mut all_win = vec![true; n];
+    let mut any_win = vec![false; n];
+    let mut total_weight = 0.0;
+    let mut count = 0u32;
+    let mut exact = all.is_some();
+    let mut next = 0usize;
+    let mut results = Vec::with_capacity(n);
+    'worlds: loop {
+        if Instant::now() >= deadline {
+            exact = false;
+            break;
+        }
+        let (hands, weight) = match &all {
+            Some(list) => {
+                let Some(w) = list.get(next) else { break };
+                next += 1;
+                (w.hands, w.weight)
+            }
+            None => (worlds.sample(&mut rng), 1.0),
+        };
+        if weight <= 0.0 {
+            continue;
+        }
+        results.clear();
+        for c in &cands {
+            match search.value_of(&hands, st, c.as_ref()) {
+                Some((w, was_exact)) => {
+                    exact &= was_exact;
+                    results.push(w);
+                }
+                None => {
+                    exact = false;
+                    break 'worlds;
+                }
+            }
+        }
+        for (i, &r) in results.iter().enumerate() {
+            if r {
+                won[i] += weight;
+            }
+            all_win[i] &= r;
+            any_win[i] |= r;
+        }
+        total_weight += weight;
+        count += 1;
+    }
+    let nodes = search.solver.nodes() + search.moves;
+    let memory_refused = search.solver.memory_refused();
+    if count == 0 || total_weight <= 0.0 {
+        return SearchDecision {
+            decision: heuristic,
+            nodes,
+            exact: false,
+            worlds: 0,
+            proven: None,
+            memory_refused,
+        };
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    // Stable: ties keep the candidate order (the heuristic's first).
+    order.sort_by(|&a, &b| won[b].total_cmp(&won[a]));
+    let ranked: Vec<Scored> = order
+        .iter()
+        .map(|&i| Scored {
+            play: cands[i],
+            score: won[i] / total_weight,
+        })
+        .collect();
+    let best = order[0];
+    let proven = if !exact {
+        None
+    } else if all_win[best] {
+        Some(true)
+    } else if all_moves && !any_win.iter().any(|&w| w) {
+        Some(false)
+    } else {
+        None
+    };
+    let play_text = match cands[best] {
+        Some(p) => format!("playing {}", p.cards),
+        None => "passing".to_string(),
+    };
+    let reason = match proven {
+        Some(true) => format!(
+            "{play_text} wins in every one of the {count} possible deal(s) of the unseen cards (each solved exactly)"
+        ),
+        Some(false) => format!(
+            "every play loses in all {count} possible deal(s) of the unseen cards (each solved exactly); {play_text}"
+        ),
+        None => format!(
+            "{play_text} wins {:.0}% of {count} {} world(s) ({})",
+            ranked[0].score * 100.0,
+            if all.is_some() {
+                "enumerated"
+            } else {
+                "sampled"
+            },
+            if exact {
+                "each solved exactly"
+            } else {
+                "solved or played out"
+            }
+        ),
+    };
+    SearchDecision {
+        decision: PlayDecision {
+            play: cands[best],
+            ranked,
+            evaluation: heuristic.evaluation,
+            reason,
+        },
+        nodes,
+        exact,
+        worlds: count,
+        proven,
+        memory_refused,
+    }
+}
+
+/// Solver and playout state shared across the worlds of one decision.
+struct Search {
+    cfg: SearchConfig,
+    deadline: Instant,
+    solver: Solver,
+    playout: Playout,
+    moves: u64,
+}
+
+impl Search {
+    /// Plays `cand` for the seat to move in world `hands` and finishes the game: `Some((the
+    /// mover's side won, solved exactly))`, `None` when the deadline passed.
+    fn value_of(
+        &mut self,
+        hands: &[crate::doudizhu::Cards; 3],
+        st: &GameState,
+        cand: Option<&Play>,
+    ) -> Option<(bool, bool)> {
+        let me = st.seat.index();
+        let root = Position {
+            hands: *hands,
+            turn: me,
+            last: st.to_beat.map(|(p, by)| (p, by.index())),
+        };
+        let mut pos = root.after(cand);
+        if pos.hands[me].is_empty() {
+            return Some((true, true));
+        }
+        let mine = |landlord_wins: bool| landlord_wins == (me == LANDLORD);
+        if pos.total_cards() <= self.cfg.solve_cards {
+            match self.solver.landlord_wins(&pos, self.cfg.solve_nodes) {
+                Ok(lw) => return Some((mine(lw), true)),
+                Err(Stop::Deadline) => return None,
+                Err(Stop::NodeCap) => {}
+            }
+        }
+        let mut tried_solve = false;
+        loop {
+            if !tried_solve && pos.total_cards() <= self.cfg.playout_solve_cards {
+                tried_solve = true;
+                match self
+                    .solver
+                    .landlord_wins(&pos, self.cfg.playout_solve_nodes)
+                {
+                    Ok(lw) => return Some((mine(lw), false)),
+                    Err(Stop::Deadline) => return None,
+                    Err(Stop::NodeCap) => {}
+                }
+            }
+            self.moves += 1;
+            if Instant::now() >= self.deadline {
+                return None;
+            }
+            let p = self.playout.choose(&pos);
+            let next = pos.after(p.as_ref());
+            if next.hands[pos.turn].is_empty() {
+                return Some((mine(pos.turn == LANDLORD), false));
+            }
+            pos = next;
+        }
+    }
+}
