@@ -173,3 +173,207 @@ fn a_refused_budget_keeps_the_solver_exact() {
     }
     assert!(refused, "some solve wanted a table");
 }
+
+// ---- The search's exact answers (enumerated worlds, each solved) ---------------------
+
+use gameai::doudizhu::search::worlds::Inference;
+use gameai::doudizhu::search::{SearchConfig, decide_with};
+use gameai::doudizhu::state::{GameState, Observation, Seat};
+use std::time::{Duration, Instant};
+
+/// A random deal played by random legal moves until at most `left` cards remain in all
+/// (the history is consistent by construction); the observation of the seat to move.
+fn random_endgame_observation(
+    rng: &mut SmallRng,
+    left: usize,
+) -> Option<(Observation, [Cards; 3])> {
+    let rules = Rules::default();
+    let mut deck: Vec<char> = "3456789TJQKA2".chars().flat_map(|c| [c; 4]).collect();
+    deck.push('X');
+    deck.push('D');
+    deck.shuffle(rng);
+    let s: String = deck.iter().collect();
+    let mut hands: [Cards; 3] = [
+        s[..20].parse().unwrap(),
+        s[20..37].parse().unwrap(),
+        s[37..].parse().unwrap(),
+    ];
+    let bottom: Cards = s[17..20].parse().unwrap();
+    let mut history: Vec<Cards> = Vec::new();
+    let mut last: Option<(Play, usize)> = None;
+    while hands.iter().map(Cards::len).sum::<usize>() > left {
+        let turn = history.len() % 3;
+        let to_beat = last.filter(|&(_, by)| by != turn).map(|(p, _)| p);
+        let plays = match &to_beat {
+            None => legal_leads(&hands[turn], &rules),
+            Some(t) => legal_follows(&hands[turn], t, &rules),
+        };
+        // Prefer long plays so that the game gets to its end quickly.
+        let choice = if to_beat.is_some() && (plays.is_empty() || rng.random_bool(0.3)) {
+            None
+        } else {
+            let longest = plays.iter().map(|p| p.card_count()).max()?;
+            let long: Vec<&Play> = plays
+                .iter()
+                .filter(|p| p.card_count() + 2 >= longest)
+                .collect();
+            Some(**long.choose(rng)?)
+        };
+        match choice {
+            None => history.push(Cards::EMPTY),
+            Some(p) => {
+                hands[turn] = hands[turn].checked_sub(&p.cards)?;
+                history.push(p.cards);
+                last = Some((p, turn));
+                if hands[turn].is_empty() {
+                    return None;
+                }
+            }
+        }
+    }
+    let seat = Seat::from_index(history.len());
+    Some((
+        Observation {
+            hand: hands[seat.index()],
+            seat,
+            landlord_cards: bottom,
+            history,
+            rules,
+        },
+        hands,
+    ))
+}
+
+/// Every way to deal `pool` to the two other seats (sizes `n1`, `n2`), as multisets,
+/// with `forced` cards (the landlord's known bottom cards) going to seat `forced_to`.
+fn all_deals(
+    pool: &Cards,
+    n1: usize,
+    o1: usize,
+    forced: &Cards,
+    forced_to: usize,
+) -> Vec<(Cards, Cards)> {
+    let free = pool.checked_sub(forced).expect("forced cards are unseen");
+    let need1 = n1 - if forced_to == o1 { forced.len() } else { 0 };
+    let ranks: Vec<(usize, u8)> = free
+        .counts()
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(r, &n)| (r, n))
+        .collect();
+    let mut out = Vec::new();
+    let mut pick = vec![0u8; ranks.len()];
+    fn rec(
+        ranks: &[(usize, u8)],
+        i: usize,
+        need: usize,
+        pick: &mut Vec<u8>,
+        out: &mut Vec<Vec<u8>>,
+    ) {
+        if i == ranks.len() {
+            if need == 0 {
+                out.push(pick.clone());
+            }
+            return;
+        }
+        for k in 0..=ranks[i].1.min(need as u8) {
+            pick[i] = k;
+            rec(ranks, i + 1, need - k as usize, pick, out);
+        }
+    }
+    let mut picks = Vec::new();
+    rec(&ranks, 0, need1, &mut pick, &mut picks);
+    for p in picks {
+        let mut a = [0u8; 15];
+        for (j, &(r, _)) in ranks.iter().enumerate() {
+            a[r] = p[j];
+        }
+        let first = Cards::from_counts(a).unwrap();
+        let second = free.checked_sub(&first).unwrap();
+        let (mut h1, mut h2) = (first, second);
+        if forced_to == o1 {
+            h1 = h1.checked_add(forced).unwrap();
+        } else {
+            h2 = h2.checked_add(forced).unwrap();
+        }
+        out.push((h1, h2));
+    }
+    out
+}
+
+#[test]
+fn exact_search_answers_equal_brute_force_over_every_deal() {
+    // Uniform worlds, so that every candidate's score is the plain share of deals won,
+    // which the brute force computes deal by deal.
+    let cfg = SearchConfig {
+        inference: Inference::UNIFORM,
+        ..SearchConfig::default()
+    };
+    let rules = Rules::default();
+    let mut rng = SmallRng::seed_from_u64(99);
+    let (mut checked, mut proven_win, mut proven_loss) = (0, 0, 0);
+    for _ in 0..400 {
+        let Some((obs, _)) = random_endgame_observation(&mut rng, 9) else {
+            continue;
+        };
+        let st = GameState::derive(&obs).expect("a played-out history is consistent");
+        let d = decide_with(&st, Instant::now() + Duration::from_secs(30), &cfg);
+        if !d.exact || d.worlds == 0 {
+            continue;
+        }
+        let me = st.seat.index();
+        let (o1, o2) = ((me + 1) % 3, (me + 2) % 3);
+        let forced = if me == 0 {
+            Cards::EMPTY
+        } else {
+            st.landlord_known
+        };
+        let deals = all_deals(&st.unseen, st.cards_left[o1] as usize, o1, &forced, 0);
+        assert_eq!(deals.len() as u32, d.worlds, "{obs:?}");
+        let last = st.to_beat.map(|(p, by)| (p, by.index()));
+        for s in &d.decision.ranked {
+            let mut wins = 0;
+            for &(h1, h2) in &deals {
+                let mut hands = [Cards::EMPTY; 3];
+                hands[me] = st.hand;
+                hands[o1] = h1;
+                hands[o2] = h2;
+                let won = match s.play {
+                    Some(p) => {
+                        let mut h = hands;
+                        h[me] = h[me].checked_sub(&p.cards).unwrap();
+                        h[me].is_empty()
+                            || brute(h, (me + 1) % 3, Some((p, me)), &rules) == (me == 0)
+                    }
+                    None => brute(hands, (me + 1) % 3, last, &rules) == (me == 0),
+                };
+                wins += usize::from(won);
+            }
+            let share = wins as f64 / deals.len() as f64;
+            assert!(
+                (s.score - share).abs() < 1e-9,
+                "{:?}: {} vs {share} in {obs:?}",
+                s.play,
+                s.score
+            );
+        }
+        match d.proven {
+            Some(true) => {
+                proven_win += 1;
+                assert_eq!(d.decision.ranked[0].score, 1.0);
+            }
+            Some(false) => {
+                proven_loss += 1;
+                assert!(d.decision.ranked.iter().all(|s| s.score == 0.0));
+            }
+            None => assert!(d.decision.ranked[0].score < 1.0),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 40, "{checked} exact decisions");
+    assert!(
+        proven_win > 0 && proven_loss > 0,
+        "{proven_win} wins, {proven_loss} losses"
+    );
+}

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use gameai::proto::dou_dizhu_service_client::DouDizhuServiceClient;
 use gameai::proto::{
-    DouDizhuRules, PlayKind, SearchMode, Seat, SuggestDouDizhuBidRequest,
+    DouDizhuRules, PlayKind, ProvenOutcome, SearchMode, Seat, SuggestDouDizhuBidRequest,
     SuggestDouDizhuPlayRequest,
 };
 use tonic::Code;
@@ -66,7 +66,7 @@ async fn suggests_going_out_with_evaluation_alternatives_and_stats() {
         .await
         .unwrap()
         .into_inner();
-    let play = response.play.expect("a play");
+    let play = response.play.clone().expect("a play");
     // The whole hand is one trio chain: play it and win.
     assert_eq!(play.cards, "333444");
     assert_eq!(play.kind(), PlayKind::TrioChain);
@@ -77,11 +77,26 @@ async fn suggests_going_out_with_evaluation_alternatives_and_stats() {
         "333444"
     );
     // Evaluation (seed 000): the trio chain alone, (4 - 3 + 1) / 2 = 1, one round: -6.
-    let e = response.evaluation.expect("evaluation");
+    let e = response.evaluation.clone().expect("evaluation");
     assert_eq!((e.sum_value, e.need_rounds, e.value), (1, 1, -6));
     assert_eq!(e.groups.len(), 1);
     assert!(!response.reason.is_empty());
-    assert!(response.stats.is_some());
+    // The default mode is the search; going out wins in every deal of the unseen cards.
+    assert_eq!(response.mode(), SearchMode::Search);
+    assert_eq!(response.proven(), ProvenOutcome::Win);
+    assert!(response.stats.expect("stats").exact);
+    // HEURISTIC is still there and proves nothing.
+    let mut req = play_request("444333", Seat::Landlord, "XD3", &LANDLORD_HISTORY);
+    req.mode = SearchMode::Heuristic as i32;
+    let response = client
+        .suggest_dou_dizhu_play(req)
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(response.play.as_ref().unwrap().cards, "333444");
+    assert_eq!(response.mode(), SearchMode::Heuristic);
+    assert_eq!(response.proven(), ProvenOutcome::Unspecified);
+    assert_eq!(response.worlds, 0);
 }
 
 #[tokio::test]

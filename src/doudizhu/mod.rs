@@ -23,7 +23,9 @@ pub use movegen::{
 };
 pub use play::{Kind, Play, Rules, classify, default_reading, for_each_reading};
 
-// Decisions (issue 4): hand value, game state, policy, search.
+// Decisions: hand value (`value`, `groups`), game state (`state`), the heuristic policy
+// (`strategy`), the search (`search`: sampled worlds, exact endgame, playouts) and the
+// bid simulation (`bidding`).
 pub mod bidding;
 pub mod groups;
 pub mod search;

@@ -60,6 +60,8 @@ pub struct PlayDecision {
 const LANDLORD_FOLLOW_MARGIN: i32 = ROUND_WORTH - 4;
 /// The farmers' follow margin (see [`LANDLORD_FOLLOW_MARGIN`]).
 const FARMER_FOLLOW_MARGIN: i32 = ROUND_WORTH + 5;
+/// Worth of a follow no opponent can beat, bombs included (it takes control: a round).
+const SAFE_FOLLOW_BONUS: f64 = ROUND_WORTH as f64;
 /// Penalty for a lead an opponent with one or two cards left could beat.
 const NEAR_OUT_PENALTY: f64 = 60.0;
 
@@ -520,6 +522,12 @@ fn follow(ctx: &mut Ctx, to_beat: &Play, by: Seat) -> (Vec<Scored>, String) {
                 score += 30.0;
             }
             score += 50.0;
+        } else if st.seat != Seat::Landlord
+            && !g.kind.is_bomb()
+            && !ctx.beatable(g, ctx.opp_max(), true)
+        {
+            // A farmer's cheapest safe play takes control from the landlord: a round.
+            score += SAFE_FOLLOW_BONUS;
         }
         ranked.push(Scored {
             play: Some(*g),

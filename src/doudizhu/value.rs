@@ -22,6 +22,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::groups::{Counts, for_each_with_lowest, minus, pack};
 use super::play::{Kind, Play};
+use crate::memory_budget::{MemoryBudget, Reservation, hash_table_bytes};
 
 /// Worth of one round of control in the hand value (seed 000).
 pub const ROUND_WORTH: i32 = 7;
@@ -97,17 +98,27 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// Most memo entries an [`Evaluator`] keeps (about 48 MiB); beyond it the memo starts
-/// afresh.
+/// Most memo entries an [`Evaluator`] keeps (about 64 MiB with the table's slack);
+/// beyond it the memo starts afresh.
 pub const MEMO_LIMIT: usize = 1 << 20;
+
+/// Bytes of one memo entry (`(u64, Best)` as the table lays it out).
+const MEMO_ENTRY_BYTES: usize = std::mem::size_of::<(u64, Best)>();
 
 /// Exact hand evaluator with a memo shared across calls (one per decision or search; a
 /// 20-card hand's decomposition visits a few hundred to a few thousand count vectors).
+///
+/// An evaluator made by [`Evaluator::with_budget`] reserves its memo from an engine
+/// memory budget before the memo grows; when the budget refuses, or the memo reaches
+/// [`MEMO_LIMIT`] entries, the memo is cleared instead (the values stay exact, only the
+/// work is redone).
 #[derive(Default)]
 pub struct Evaluator {
     memo: HashMap<u64, Best, BuildHasherDefault<KeyHasher>>,
     /// Option buffers reused across recursion levels (no allocation per state).
     pool: Vec<Vec<Play>>,
+    /// The memo's bytes, reserved from the engine budget (`None`: not accounted).
+    memory: Option<Reservation>,
 }
 
 impl Evaluator {
@@ -116,16 +127,70 @@ impl Evaluator {
         Evaluator {
             memo: HashMap::default(),
             pool: Vec::new(),
+            memory: None,
         }
     }
 
     /// An evaluator whose memo is sized for `entries` up front (no rehashing pauses
-    /// until then; used by the search, whose playouts visit many hands).
+    /// until then).
     pub fn with_capacity(entries: usize) -> Evaluator {
         Evaluator {
             memo: HashMap::with_capacity_and_hasher(entries.min(MEMO_LIMIT), Default::default()),
             pool: Vec::new(),
+            memory: None,
         }
+    }
+
+    /// An evaluator whose memo draws from `budget` (the search's: its playouts visit many
+    /// hands), starting with room for `entries` when the budget allows.
+    pub fn with_budget(entries: usize, budget: &'static MemoryBudget) -> Evaluator {
+        let mut memory = budget.reservation();
+        let entries = entries.min(MEMO_LIMIT);
+        let memo = if memory.try_grow(hash_table_bytes(entries, MEMO_ENTRY_BYTES)) {
+            HashMap::with_capacity_and_hasher(entries, Default::default())
+        } else {
+            HashMap::default()
+        };
+        let mut ev = Evaluator {
+            memo,
+            pool: Vec::new(),
+            memory: Some(memory),
+        };
+        ev.account();
+        ev
+    }
+
+    /// Keeps the reservation equal to what the memo holds.
+    fn account(&mut self) {
+        if let Some(m) = &mut self.memory {
+            let held = hash_table_bytes(self.memo.capacity(), MEMO_ENTRY_BYTES);
+            let excess = m.bytes().saturating_sub(held);
+            m.shrink(excess);
+            let _ = m.try_grow_to(held);
+        }
+    }
+
+    /// Whether the memo may take one more entry without growing past its limit or its
+    /// budget; grows it (reserving first) when it must.
+    fn make_room(&mut self) -> bool {
+        if self.memo.len() < self.memo.capacity() {
+            return true;
+        }
+        let cap = self.memo.capacity();
+        let new_cap = (2 * cap).max(1024);
+        if new_cap > MEMO_LIMIT {
+            return false;
+        }
+        if let Some(m) = &mut self.memory {
+            let total = hash_table_bytes(cap, MEMO_ENTRY_BYTES)
+                + hash_table_bytes(new_cap, MEMO_ENTRY_BYTES);
+            if !m.try_grow_to(total) {
+                return false;
+            }
+        }
+        self.memo.reserve(new_cap - self.memo.len());
+        self.account();
+        true
     }
 
     /// `sum_value - 7 * need_rounds` of the best decomposition of `c` (0 for no cards).
@@ -191,7 +256,7 @@ impl Evaluator {
         }
         self.pool.push(options);
         let best = best.expect("a single card is always a group");
-        if self.memo.len() >= MEMO_LIMIT {
+        if !self.make_room() {
             // Bounded memory: start afresh (results stay exact, only slower).
             self.memo.clear();
         }

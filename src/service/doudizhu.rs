@@ -4,8 +4,12 @@
 //! `ListDouDizhuPlays` lists legal plays with `crate::doudizhu::movegen`.
 //! `SuggestDouDizhuPlay` parses the request, derives the game state
 //! (`crate::doudizhu::state`, every inconsistency an INVALID_ARGUMENT naming its field)
-//! and runs the policy (`strategy`, or `search` until the work deadline) on a blocking
-//! thread. `SuggestDouDizhuBid` checks the bids and runs `strategy::decide_bid`.
+//! and runs the search (`crate::doudizhu::search`, the default, until the work deadline:
+//! `budget_ms`, else `--doudizhu-budget-ms`) or, for `SEARCH_MODE_HEURISTIC` or a budget
+//! under [`MIN_SEARCH_BUDGET`], the heuristic policy (`strategy`), on a blocking thread.
+//! `SuggestDouDizhuBid` checks the bids and runs the bid simulation
+//! (`crate::doudizhu::bidding`, within `budget_ms`, else `--doudizhu-bid-budget-ms`) or
+//! the threshold bidder (`strategy::decide_bid`, `SEARCH_MODE_HEURISTIC`).
 
 use tonic::{Request, Response, Status};
 

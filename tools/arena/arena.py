@@ -152,6 +152,7 @@ class Stats:
 
     def __init__(self) -> None:
         self.calls = 0
+        self.retries = 0
         self.illegal = 0
         self.illegal_by_cause: collections.Counter = collections.Counter()
         self.examples: list[dict] = []
@@ -168,6 +169,20 @@ class Stats:
                 .values_by_number[req.seat].name,
                 "landlord_cards": req.landlord_cards,
                 "history": list(req.history)})
+
+
+def call_with_retry(grpc_mod, method, req, timeout, stats):
+    """Calls ``method(req)``; an UNAVAILABLE answer is retried once, as gRPC clients are
+    advised to (the server's --max-connection-age closes connections now and then, and a
+    call racing the close is refused before the server sees it). Retries are counted in
+    ``stats.retries``; any other error, or a second UNAVAILABLE, is raised."""
+    try:
+        return method(req, timeout=timeout)
+    except grpc_mod.RpcError as err:
+        if err.code() != grpc_mod.StatusCode.UNAVAILABLE:
+            raise
+        stats.retries += 1
+        return method(req, timeout=timeout)
 
 
 class ServiceAgent:
@@ -192,7 +207,8 @@ class ServiceAgent:
         self.stats.calls += 1
         start = time.perf_counter()
         try:
-            resp = self.stub.SuggestDouDizhuPlay(req, timeout=self.timeout)
+            resp = call_with_retry(self.grpc, self.stub.SuggestDouDizhuPlay, req,
+                                   self.timeout, self.stats)
         except self.grpc.RpcError as err:
             self.stats.record_illegal(f"rpc {err.code().name}: {err.details()}", req, "")
             return self.rng.choice(infoset.legal_actions)
@@ -299,6 +315,7 @@ def summarize(results: dict, stats: Stats) -> dict:
         "farmers": role(results["farmers"]),
         "overall": role(results["landlord"] + results["farmers"]),
         "calls": stats.calls,
+        "retries": stats.retries,
         "illegal_suggestions": stats.illegal,
         "illegal_by_cause": dict(stats.illegal_by_cause),
         "illegal_examples": stats.examples,
@@ -431,9 +448,9 @@ def run_full(args) -> dict:
     started = time.monotonic()
 
     def threshold_bid(hand, bids):
-        reply = stub.SuggestDouDizhuBid(pb.SuggestDouDizhuBidRequest(
+        reply = call_with_retry(grpc_mod, stub.SuggestDouDizhuBid, pb.SuggestDouDizhuBidRequest(
             hand=cards_to_str(hand), bids=bids, mode=pb.SEARCH_MODE_HEURISTIC),
-            timeout=args.timeout)
+            args.timeout, bid_stats)
         return reply.bid
 
     for index, deal in enumerate(fullgame.make_full_deals(args.deals, args.seed)):
@@ -450,7 +467,8 @@ def run_full(args) -> dict:
                 bid_stats.calls += 1
                 t = time.perf_counter()
                 try:
-                    reply = stub.SuggestDouDizhuBid(req, timeout=args.timeout)
+                    reply = call_with_retry(grpc_mod, stub.SuggestDouDizhuBid, req,
+                                            args.timeout, bid_stats)
                 except grpc_mod.RpcError as err:
                     bid_illegal.append({"cause": f"rpc {err.code().name}: {err.details()}",
                                         "hand": req.hand, "bids": bids})
@@ -529,6 +547,7 @@ def run_full(args) -> dict:
             [(g["estimate"], g["won"]) for g in games
              if g["ours"] == "landlord" and g["estimate"] is not None]),
         "calls": stats.calls,
+        "retries": stats.retries + bid_stats.retries,
         "illegal_suggestions": stats.illegal + len(bid_illegal),
         "illegal_by_cause": dict(stats.illegal_by_cause),
         "illegal_examples": stats.examples,
@@ -612,7 +631,8 @@ def format_text(s: dict) -> str:
         lines.append(f"{role:<10}{r['games']:>7}{r['wins']:>7}{r['wp']:>8.3f}{r['adp']:>+9.3f}")
     lat = s["latency_ms"]
     lines.append(f"illegal suggestions: {s['illegal_suggestions']} in {s['calls']} calls"
-                 + (f" {s['illegal_by_cause']}" if s["illegal_by_cause"] else ""))
+                 + (f" {s['illegal_by_cause']}" if s["illegal_by_cause"] else "")
+                 + (f" ({s['retries']} UNAVAILABLE retried)" if s.get("retries") else ""))
     if lat["mean"] is not None:
         lines.append(f"latency per call (ms): mean {lat['mean']:.3f}  p50 {lat['p50']:.3f}  "
                      f"p99 {lat['p99']:.3f}  max {lat['max']:.3f}"

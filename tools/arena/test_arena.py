@@ -11,6 +11,7 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import arena  # noqa: E402
+import fullgame  # noqa: E402
 import gameai_client  # noqa: E402  (arena put examples/python on sys.path)
 
 PB, _ = gameai_client.load("doudizhu")
@@ -111,6 +112,75 @@ class PeerRuns(unittest.TestCase):
         self.assertEqual(arena.game_points(False, 0), -2)
         self.assertEqual(arena.game_points(True, 2), 8)
         self.assertEqual(arena.game_points(False, 3), -16)
+
+
+class FullGames(unittest.TestCase):
+    """fullgame.py against seed 002's rules, each case worked by hand."""
+
+    @staticmethod
+    def bidders(*scripted):
+        """Bidders that bid the scripted levels when above the highest bid, else pass."""
+        return [lambda bids, level=level: level if level > max(bids, default=0) else 0
+                for level in scripted]
+
+    def test_bidding_follows_seed_002(self):
+        # 1, then 2, then a pass: position 1 is landlord at 2.
+        self.assertEqual(fullgame.run_bidding(self.bidders(1, 2, 0)), (1, 2, [1, 2, 0]))
+        # A 3 ends the bidding at once: position 2 never bids.
+        self.assertEqual(fullgame.run_bidding(self.bidders(3, 2, 1)), (0, 3, [3]))
+        # A level not above the highest bid passes: 2, (1 -> pass), 3.
+        self.assertEqual(fullgame.run_bidding(self.bidders(2, 1, 3)), (2, 3, [2, 0, 3]))
+        # All pass: the first bidder is landlord with a bid of 1.
+        self.assertEqual(fullgame.run_bidding(self.bidders(0, 0, 0)), (0, 1, [0, 0, 0]))
+        with self.assertRaises(ValueError):
+            fullgame.run_bidding([lambda bids: 2, lambda bids: 1, lambda bids: 0])
+
+    def test_play_order_is_bidding_order(self):
+        self.assertEqual(fullgame.seat_positions(2),
+                         {2: "landlord", 0: "landlord_down", 1: "landlord_up"})
+        deal = {"hands": [[3] * 17, [4] * 17, [5] * 17], "bottom": [6, 6, 6]}
+        d = fullgame.card_play_deal(deal, 1)
+        self.assertEqual(d["landlord"], [4] * 17 + [6, 6, 6])
+        self.assertEqual(d["landlord_down"], [5] * 17)
+        self.assertEqual(d["landlord_up"], [3] * 17)
+        self.assertEqual(d["three_landlord_cards"], [6, 6, 6])
+
+    def test_deals_are_reproducible_whole_decks(self):
+        deals = fullgame.make_full_deals(3, seed=5)
+        self.assertEqual(deals, fullgame.make_full_deals(3, seed=5))
+        for d in deals:
+            self.assertEqual(sorted(sum(d["hands"], []) + d["bottom"]), sorted(arena.DECK))
+
+    def test_spring_and_anti_spring(self):
+        # The landlord plays everything, the farmers only pass: spring.
+        self.assertTrue(fullgame.springs([[3], [], [], [4]], "landlord"))
+        # A farmer played once: no spring.
+        self.assertFalse(fullgame.springs([[3], [5], [], [6]], "landlord"))
+        # The landlord played once, then a farmer ran the table: anti-spring.
+        self.assertTrue(fullgame.springs([[3], [5], [], [], [6], []], "farmer"))
+        self.assertFalse(fullgame.springs([[3], [5], [], [7], [8]], "farmer"))
+
+    def test_score_is_bid_times_doublings(self):
+        # Bid 2, one bomb, no spring: 4 points; the landlord gets it from both farmers.
+        self.assertEqual(fullgame.game_score(2, 1, False, True, "landlord"), 8)
+        self.assertEqual(fullgame.game_score(2, 1, False, True, "farmer"), -4)
+        # Bid 3, two bombs, anti-spring: 3 * 4 * 2 = 24 to each farmer.
+        self.assertEqual(fullgame.game_score(3, 2, True, False, "farmer"), 24)
+        self.assertEqual(fullgame.game_score(3, 2, True, False, "landlord"), -48)
+
+    def test_calibration_deciles(self):
+        pairs = [(0.05, False)] * 92 + [(0.05, True)] * 8 + [(0.72, True)] * 60 \
+            + [(0.72, False)] * 40
+        cal = fullgame.calibration(pairs)
+        rows = {r["decile"]: r for r in cal["rows"]}
+        self.assertEqual(rows["0.0-0.1"]["games"], 100)
+        self.assertAlmostEqual(rows["0.0-0.1"]["observed"], 0.08)
+        self.assertAlmostEqual(rows["0.0-0.1"]["diff"], 0.03)
+        # 0.60 observed against 0.72 estimated is off by 0.12, in a decile of 100.
+        self.assertAlmostEqual(rows["0.7-0.8"]["diff"], -0.12)
+        self.assertFalse(cal["within_tolerance"])
+        # The same miss in a decile of fewer than 100 games does not count.
+        self.assertTrue(fullgame.calibration(pairs[:100] + pairs[100:150])["within_tolerance"])
 
 
 if __name__ == "__main__":

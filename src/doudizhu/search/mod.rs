@@ -48,7 +48,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use self::playout::Playout;
+use self::playout::{Playout, Style};
 use self::position::{LANDLORD, Position};
 use self::solver::{Solver, Stop};
 use self::worlds::{Inference, Worlds};
@@ -76,6 +76,11 @@ pub struct SearchConfig {
     pub playout_solve_nodes: u64,
     /// The inference model of the worlds.
     pub inference: Inference,
+    /// The playout policy's parameters.
+    pub playout: Style,
+    /// Most worlds per decision (the deadline usually ends the search first; a cap makes
+    /// a search reproducible whatever the machine's load, for tests and matches).
+    pub max_worlds: u32,
     /// The memory budget the solver's table draws from.
     pub memory: &'static MemoryBudget,
 }
@@ -90,6 +95,8 @@ impl Default for SearchConfig {
             playout_solve_cards: 12,
             playout_solve_nodes: 4_000,
             inference: Inference::DEFAULT,
+            playout: Style::DEFAULT,
+            max_worlds: u32::MAX,
             memory: MemoryBudget::global(),
         }
     }
@@ -152,6 +159,40 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
     } else if to_beat.is_some() && !cands.contains(&None) {
         cands.push(None);
     }
+    let n_hand = st.hand.len();
+    if let Some(out) = legal.iter().flatten().find(|p| p.card_count() == n_hand) {
+        // Going out wins whatever the others hold.
+        let ranked = std::iter::once(Scored {
+            play: Some(*out),
+            score: 1.0,
+        })
+        .chain(
+            cands
+                .iter()
+                .filter(|c| !same(c, &Some(*out)))
+                .map(|c| Scored {
+                    play: *c,
+                    score: 0.0,
+                }),
+        )
+        .collect();
+        return SearchDecision {
+            decision: PlayDecision {
+                play: Some(*out),
+                ranked,
+                evaluation: heuristic.evaluation,
+                reason: format!(
+                    "goes out with {} ({}): a win whatever the others hold",
+                    out.cards, out.kind
+                ),
+            },
+            nodes: 0,
+            exact: true,
+            worlds: 0,
+            proven: Some(true),
+            memory_refused: false,
+        };
+    }
     if cands.len() <= 1 {
         return SearchDecision {
             decision: heuristic,
@@ -166,7 +207,7 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
         cfg: *cfg,
         deadline,
         solver: Solver::new(st.rules, Some(deadline), cfg.memory),
-        playout: Playout::new(st.rules),
+        playout: Playout::with_style(st.rules, cfg.playout, cfg.memory),
         moves: 0,
     };
     let worlds = Worlds::new(st, cfg.inference);
@@ -174,16 +215,19 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
     let mut rng = SmallRng::seed_from_u64(pack(st.hand.counts()) ^ (st.passes.len() as u64) << 50);
     let n = cands.len();
     let mut won = vec![0.0f64; n];
+    let mut weight_of = vec![0.0f64; n];
     let mut all_win = vec![true; n];
     let mut any_win = vec![false; n];
-    let mut total_weight = 0.0;
+    let mut active = vec![true; n];
+    // Per world, each candidate's result: 1 won, 0 lost, `NOT_TRIED` once pruned.
+    let mut rows: Vec<Vec<u8>> = Vec::new();
     let mut count = 0u32;
     let mut exact = all.is_some();
     let mut next = 0usize;
     let mut results = Vec::with_capacity(n);
     'worlds: loop {
-        if Instant::now() >= deadline {
-            exact = false;
+        if Instant::now() >= deadline || count >= cfg.max_worlds {
+            exact &= all.as_ref().is_some_and(|l| next >= l.len());
             break;
         }
         let (hands, weight) = match &all {
@@ -198,11 +242,15 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
             continue;
         }
         results.clear();
-        for c in &cands {
+        for (c, &on) in cands.iter().zip(&active) {
+            if !on {
+                results.push(NOT_TRIED);
+                continue;
+            }
             match search.value_of(&hands, st, c.as_ref()) {
                 Some((w, was_exact)) => {
                     exact &= was_exact;
-                    results.push(w);
+                    results.push(u8::from(w));
                 }
                 None => {
                     exact = false;
@@ -211,18 +259,28 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
             }
         }
         for (i, &r) in results.iter().enumerate() {
-            if r {
+            if r == NOT_TRIED {
+                continue;
+            }
+            if r == 1 {
                 won[i] += weight;
             }
-            all_win[i] &= r;
-            any_win[i] |= r;
+            weight_of[i] += weight;
+            all_win[i] &= r == 1;
+            any_win[i] |= r == 1;
         }
-        total_weight += weight;
+        rows.push(results.clone());
         count += 1;
+        if all.is_none() && count >= PRUNE_AFTER && count.is_multiple_of(PRUNE_EVERY) {
+            prune(&rows, &won, &weight_of, &mut active);
+            if active.iter().filter(|&&a| a).count() == 1 {
+                break;
+            }
+        }
     }
     let nodes = search.solver.nodes() + search.moves;
     let memory_refused = search.solver.memory_refused();
-    if count == 0 || total_weight <= 0.0 {
+    if count == 0 {
         return SearchDecision {
             decision: heuristic,
             nodes,
@@ -232,14 +290,26 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
             memory_refused,
         };
     }
+    let share = |i: usize| {
+        if weight_of[i] > 0.0 {
+            won[i] / weight_of[i]
+        } else {
+            0.0
+        }
+    };
     let mut order: Vec<usize> = (0..n).collect();
-    // Stable: ties keep the candidate order (the heuristic's first).
-    order.sort_by(|&a, &b| won[b].total_cmp(&won[a]));
+    // Candidates still in the race first; stable, so ties keep the candidate order (the
+    // heuristic's first).
+    order.sort_by(|&a, &b| {
+        active[b]
+            .cmp(&active[a])
+            .then(share(b).total_cmp(&share(a)))
+    });
     let ranked: Vec<Scored> = order
         .iter()
         .map(|&i| Scored {
             play: cands[i],
-            score: won[i] / total_weight,
+            score: share(i),
         })
         .collect();
     let best = order[0];
@@ -290,6 +360,52 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
         worlds: count,
         proven,
         memory_refused,
+    }
+}
+
+/// A candidate's result in a world after it was pruned.
+const NOT_TRIED: u8 = 2;
+/// Sampled worlds before candidates may be pruned, and how often it is tried.
+const PRUNE_AFTER: u32 = 16;
+const PRUNE_EVERY: u32 = 8;
+/// A candidate is pruned when the leader's paired lead over it exceeds this many
+/// standard errors.
+const PRUNE_Z: f64 = 2.0;
+/// ... or when it has done exactly as the leader in this many worlds (the heuristic's
+/// order, which breaks such ties, already prefers the leader).
+const PRUNE_SAME: usize = 32;
+
+/// Successive pruning of sampled candidates: each one that the leader (highest share,
+/// ties to the earlier candidate) beats clearly in the worlds both were tried in, or
+/// matches in every one of many worlds, stops being tried.
+fn prune(rows: &[Vec<u8>], won: &[f64], weight_of: &[f64], active: &mut [bool]) {
+    let share = |i: usize| won[i] / weight_of[i].max(f64::MIN_POSITIVE);
+    let Some(best) = (0..active.len())
+        .filter(|&i| active[i])
+        .reduce(|a, b| if share(b) > share(a) { b } else { a })
+    else {
+        return;
+    };
+    for c in 0..active.len() {
+        if c == best || !active[c] {
+            continue;
+        }
+        let d: Vec<f64> = rows
+            .iter()
+            .filter(|r| r[best] != NOT_TRIED && r[c] != NOT_TRIED)
+            .map(|r| f64::from(r[best]) - f64::from(r[c]))
+            .collect();
+        let n = d.len() as f64;
+        if d.len() < PRUNE_AFTER as usize {
+            continue;
+        }
+        let mean = d.iter().sum::<f64>() / n;
+        let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let clearly_worse = mean > 0.0 && mean > PRUNE_Z * (var / n).sqrt();
+        let same = d.len() >= PRUNE_SAME && d.iter().all(|&x| x == 0.0) && best < c;
+        if clearly_worse || same {
+            active[c] = false;
+        }
     }
 }
 

@@ -35,7 +35,8 @@ use crate::doudizhu::movegen::{for_each_follow, for_each_lead, try_for_each_foll
 #[cfg(doc)]
 use crate::doudizhu::play::default_reading;
 use crate::doudizhu::play::{Kind, Play, Rules, for_each_reading};
-use crate::doudizhu::value::{Evaluator, ROUND_WORTH};
+use crate::doudizhu::value::{Evaluator, ROUND_WORTH, group_value};
+use crate::memory_budget::MemoryBudget;
 
 /// How a finished playout ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,12 +56,39 @@ impl Outcome {
     }
 }
 
-/// The landlord follows when the hand left is worth at least the hand now minus this.
-const LANDLORD_MARGIN: i32 = ROUND_WORTH - 4;
-/// The farmers' follow margin.
-const FARMER_MARGIN: i32 = ROUND_WORTH + 5;
-/// Worth of a follow no opponent can beat: it takes control.
-const SAFE_BONUS: i32 = ROUND_WORTH;
+/// The policy's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    /// The landlord follows when the hand left is worth at least the hand now minus this.
+    pub landlord_margin: i32,
+    /// The farmers' follow margin.
+    pub farmer_margin: i32,
+    /// Worth of a follow no opponent can beat (it takes control).
+    pub safe_bonus: i32,
+    /// Lead rules 2 and 3 (control, feeding the teammate), the lead that lets an
+    /// opponent out, follow rule 3 (the teammate about to go out), a hand that is one
+    /// play as "close to going out", and bombs that win by control. Off: the plain
+    /// value policy (lowest-card leads by value, bombs only when urgent).
+    pub cooperate: bool,
+}
+
+impl Style {
+    /// The parameters the search uses (see the module docs).
+    pub const DEFAULT: Style = Style {
+        landlord_margin: ROUND_WORTH - 4,
+        farmer_margin: ROUND_WORTH + 5,
+        safe_bonus: ROUND_WORTH,
+        cooperate: true,
+    };
+
+    /// The plain value policy: one margin of a round for all, no cooperation.
+    pub const PLAIN: Style = Style {
+        landlord_margin: ROUND_WORTH,
+        farmer_margin: ROUND_WORTH,
+        safe_bonus: 0,
+        cooperate: false,
+    };
+}
 
 /// Whether `hand` can beat `p`.
 pub fn can_beat(hand: &Cards, p: &Play, rules: &Rules) -> bool {
@@ -127,16 +155,24 @@ fn kicker_cost(hand: &Cards, p: &Play) -> u32 {
 /// The playout policy with its evaluator memo (one per search).
 pub struct Playout {
     rules: Rules,
+    style: Style,
     ev: Evaluator,
     moves: Vec<Play>,
 }
 
 impl Playout {
-    /// A policy for `rules`.
+    /// The default policy for `rules`, its evaluator memo drawing from the process's
+    /// engine memory budget.
     pub fn new(rules: Rules) -> Playout {
+        Playout::with_style(rules, Style::DEFAULT, MemoryBudget::global())
+    }
+
+    /// A policy for `rules` with parameters `style`, its memo drawing from `budget`.
+    pub fn with_style(rules: Rules, style: Style, budget: &'static MemoryBudget) -> Playout {
         Playout {
             rules,
-            ev: Evaluator::with_capacity(1 << 16),
+            style,
+            ev: Evaluator::with_budget(1 << 14, budget),
             moves: Vec::with_capacity(256),
         }
     }
@@ -210,6 +246,9 @@ impl Playout {
         if let Some(p) = whole_hand(&hand, &rules) {
             return p;
         }
+        if !self.style.cooperate {
+            return self.plain_lead(&hand);
+        }
         // Control: every group but at most one is unbeatable.
         let e = self.ev.evaluate(hand.counts());
         let mut bosses: Vec<Play> = Vec::new();
@@ -282,7 +321,7 @@ impl Playout {
             {
                 continue;
             }
-            let v = e.value() - crate::doudizhu::value::group_value(g) + ROUND_WORTH;
+            let v = e.value() - group_value(g) + ROUND_WORTH;
             if best.is_none_or(|(b, _)| v > b) {
                 best = Some((v, *g));
             }
@@ -306,6 +345,30 @@ impl Playout {
             }
         }
         self.moves = moves;
+        best.map(|(_, p)| p).expect("a non-empty hand has a lead")
+    }
+
+    /// The plain value lead: the play holding the lowest card (bombs aside) that leaves
+    /// the best hand value.
+    fn plain_lead(&mut self, hand: &Cards) -> Play {
+        let c = hand.counts();
+        let low = c.iter().position(|&n| n > 0).expect("a non-empty hand") as u8;
+        let mut best: Option<(i32, Play)> = None;
+        let mut principled: Vec<Play> = Vec::new();
+        crate::doudizhu::groups::for_each_with_lowest(c, low, &mut |p| {
+            if !p.kind.is_bomb() {
+                principled.push(p);
+            }
+        });
+        if principled.is_empty() {
+            for_each_lead(hand, &self.rules, |p| principled.push(*p));
+        }
+        for p in &principled {
+            let v = self.ev.value(&minus(c, p.cards.counts()));
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, *p));
+            }
+        }
         best.map(|(_, p)| p).expect("a non-empty hand has a lead")
     }
 
@@ -343,12 +406,15 @@ impl Playout {
             return None;
         }
         let next = (me + 1) % 3;
-        if me != LANDLORD && next != LANDLORD && goes_out_on(&pos.hands[next], t, &rules) {
+        let coop = self.style.cooperate;
+        if coop && me != LANDLORD && next != LANDLORD && goes_out_on(&pos.hands[next], t, &rules) {
             return None;
         }
-        let urgent = Self::opponents(me)
-            .any(|o| pos.hands[o].len() <= 2 || whole_hand(&pos.hands[o], &rules).is_some());
-        let now = self.ev.value(hand.counts());
+        let urgent = Self::opponents(me).any(|o| {
+            pos.hands[o].len() <= 2 || (coop && whole_hand(&pos.hands[o], &rules).is_some())
+        });
+        let e = self.ev.evaluate(hand.counts());
+        let now = e.value();
         let mut best: Option<(i32, Play)> = None;
         for (i, p) in moves.iter().enumerate() {
             // Of the readings that differ only in kickers, the cheapest kickers only.
@@ -365,19 +431,25 @@ impl Playout {
                 // A bomb only when the hand left then wins by control.
                 let mut after = *pos;
                 after.hands[me] = Cards::from_counts_unchecked(left);
-                if !safe || !self.wins_by_control(&after) {
+                if !coop || !safe || !self.wins_by_control(&after) {
                     continue;
                 }
             }
-            let v = self.ev.value(&left) + if safe { SAFE_BONUS } else { 0 };
+            // After a group of the best decomposition the rest of it bounds the hand
+            // left from below, which is used; any other follow is valued.
+            let v = if e.groups.iter().any(|g| g.cards == p.cards) {
+                now - group_value(p) + ROUND_WORTH
+            } else {
+                self.ev.value(&left)
+            } + if safe { self.style.safe_bonus } else { 0 };
             if best.is_none_or(|(b, _)| v > b) {
                 best = Some((v, *p));
             }
         }
         let margin = if me == LANDLORD {
-            LANDLORD_MARGIN
+            self.style.landlord_margin
         } else {
-            FARMER_MARGIN
+            self.style.farmer_margin
         };
         match best {
             Some((v, p)) if urgent || v >= now - margin => Some(p),

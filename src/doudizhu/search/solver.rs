@@ -146,7 +146,7 @@ impl Solver {
             memory: budget.reservation(),
             tt_full: false,
             refused: false,
-            ev: Evaluator::with_capacity(1 << 12),
+            ev: Evaluator::with_budget(1 << 10, budget),
             bufs: Vec::new(),
         }
     }
