@@ -4,9 +4,10 @@
 //!
 //! Run: `cargo bench --bench doudizhu_decision`. Besides criterion's estimates, the
 //! bench prints the per-hand latency distribution of the heuristic lead (p50 / p99 /
-//! max over 1,000 deals) and the search's elapsed time over its budget, because a p99
-//! and a deadline overrun are properties of the distribution, not of the mean. Figures
-//! go to BENCHMARKS.md ("Dou Dizhu decisions").
+//! max over 1,000 deals), the search's elapsed time over its budget, and the default
+//! search (50 ms) on every state of recorded games (elapsed, worlds, exact and proven
+//! shares by stage), because a p99 and a deadline overrun are properties of the
+//! distribution, not of the mean. Figures go to BENCHMARKS.md ("Dou Dizhu decisions").
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -111,5 +112,99 @@ fn search_budget(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, heuristic_lead, search_budget);
+/// Every decision of the recorded games in `benches/data/doudizhu_arena_games.jsonl`
+/// (every 5th game): the states a real game produces, opening to end.
+fn recorded_states() -> Vec<GameState> {
+    use std::io::BufRead;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benches/data/doudizhu_arena_games.jsonl"
+    );
+    let file = std::fs::File::open(path).expect("the recorded games are in benches/data");
+    let mut out = Vec::new();
+    for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
+        if i % 5 != 0 {
+            continue;
+        }
+        let g: serde_json::Value = serde_json::from_str(&line.expect("a line")).expect("json");
+        let cards = |v: &serde_json::Value| -> Cards { v.as_str().unwrap().parse().unwrap() };
+        let h = &g["hands"];
+        let mut left = [
+            cards(&h["landlord"]),
+            cards(&h["landlord_down"]),
+            cards(&h["landlord_up"]),
+        ];
+        let bottom = cards(&g["landlord_cards"]);
+        let history: Vec<Cards> = g["history"].as_array().unwrap().iter().map(cards).collect();
+        for k in 0..history.len() {
+            let seat = Seat::from_index(k);
+            out.push(
+                GameState::derive(&Observation {
+                    hand: left[seat.index()],
+                    seat,
+                    landlord_cards: bottom,
+                    history: history[..k].to_vec(),
+                    rules: Rules::default(),
+                })
+                .expect("a recorded game is consistent"),
+            );
+            left[seat.index()] = left[seat.index()].checked_sub(&history[k]).unwrap();
+        }
+    }
+    out
+}
+
+/// The default search (50 ms) on every state of recorded games: elapsed time, worlds,
+/// and how often the answer is exact or proven, by cards left in all hands.
+fn default_search_on_recorded_games(_c: &mut Criterion) {
+    let states = recorded_states();
+    let budget = Duration::from_millis(50);
+    let mut rows: Vec<(usize, Duration, search::SearchDecision)> = states
+        .iter()
+        .map(|st| {
+            let t = Instant::now();
+            let d = search::decide(st, t + budget);
+            let left = st.cards_left.iter().map(|&n| usize::from(n)).sum();
+            (left, t.elapsed(), d)
+        })
+        .collect();
+    rows.sort_by_key(|r| r.1);
+    let all: Vec<Duration> = rows.iter().map(|r| r.1).collect();
+    println!(
+        "default search (50 ms) on {} recorded states: elapsed p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
+        all.len(),
+        percentile(&all, 0.5),
+        percentile(&all, 0.9),
+        percentile(&all, 0.99),
+        all[all.len() - 1]
+    );
+    for (lo, hi) in [(0, 20), (21, 34), (35, 54)] {
+        let part: Vec<&(usize, Duration, search::SearchDecision)> =
+            rows.iter().filter(|r| (lo..=hi).contains(&r.0)).collect();
+        if part.is_empty() {
+            continue;
+        }
+        let mut worlds: Vec<u32> = part.iter().map(|r| r.2.worlds).collect();
+        worlds.sort_unstable();
+        let times: Vec<Duration> = part.iter().map(|r| r.1).collect();
+        let exact = part.iter().filter(|r| r.2.exact).count();
+        let proven = part.iter().filter(|r| r.2.proven.is_some()).count();
+        println!(
+            "  {lo}-{hi} cards left: {} states, elapsed p50 {:?} max {:?}, worlds p50 {}, exact {:.0} %, proven {:.0} %",
+            part.len(),
+            percentile(&times, 0.5),
+            times[times.len() - 1],
+            worlds[worlds.len() / 2],
+            100.0 * exact as f64 / part.len() as f64,
+            100.0 * proven as f64 / part.len() as f64
+        );
+    }
+}
+
+criterion_group!(
+    benches,
+    heuristic_lead,
+    search_budget,
+    default_search_on_recorded_games
+);
 criterion_main!(benches);

@@ -369,9 +369,20 @@ async fn the_default_bid_simulates_and_reports_its_estimates() {
         .unwrap();
     assert_eq!(best.bid, r.bid);
     assert_eq!(r.options[3].landlord_share, 1.0);
-    // Honest errors: the binomial standard error of the estimate from `deals` deals.
+    // Honest errors: the binomial standard error of the simulated share over `deals`,
+    // through the calibration's slope (the delta method), worked out here from the
+    // published calibration.
     assert!(r.deals >= 10, "{}", r.deals);
-    let se = (p * (1.0 - p) / f64::from(r.deals)).sqrt();
+    let share = r
+        .simulated_landlord_win_share
+        .expect("the raw share")
+        .clamp(0.005, 0.995);
+    let (a, b) = gameai::doudizhu::bidding::CALIBRATION;
+    let logit = (share / (1.0 - share)).ln();
+    let calibrated = 1.0 / (1.0 + (-(a + b * logit)).exp());
+    assert!((p - calibrated).abs() < 1e-9, "{p} vs {calibrated}");
+    let se = b * calibrated * (1.0 - calibrated) / (share * (1.0 - share))
+        * (share * (1.0 - share) / f64::from(r.deals)).sqrt();
     let reported = r.landlord_win_probability_stderr.expect("an error");
     assert!((reported - se).abs() < 1e-9, "{reported} vs {se}");
     let stats = r.stats.expect("stats");

@@ -20,13 +20,20 @@
 //! information, farmers cooperating) once with this hand as landlord, and once for each
 //! other landlord a bid of this hand could lead to.
 //!
-//! **Estimates.** `win_probability` is the share of deals this hand wins as landlord
-//! (the bottom cards unknown), with its binomial standard error. Each option's
-//! `expected_score` is the mean score the hand gets when it makes that bid and the
-//! bidding goes on under the model (it may be outbid and become a farmer), with the
-//! standard error of that mean. The suggestion is the option of highest expected score.
-//! Nothing here is exact: the figures are Monte Carlo estimates under the model, and
-//! their errors say how far the sampling alone may be off.
+//! **Estimates.** The *simulated share* is the share of deals this hand wins as landlord
+//! (the bottom cards unknown) when the playout policy plays all seats. The playouts are
+//! not the engine's real play (they see every hand), so the share is mapped to a
+//! probability by a calibration fitted on self-play games of the service, the engine as
+//! landlord against two farmers played by the engine ([`CALIBRATION`], Platt scaling:
+//! `logit p = a + b logit share`): `win_probability`, with the binomial standard error of
+//! the share carried through the mapping. Each option's `expected_score` is the mean
+//! score the hand gets when it makes that bid and the bidding goes on under the model
+//! (it may be outbid and become a farmer): the farmer deals as simulated, the landlord
+//! deals with the calibrated probability of winning them and their simulated points;
+//! `stderr` is the sampling error of the simulated mean. The suggestion is the option of
+//! highest expected score. Nothing here is exact: the figures are Monte Carlo estimates
+//! under the model, the errors say how far the sampling alone may be off, and
+//! BENCHMARKS.md measures the calibration against real games.
 
 use std::time::Instant;
 
@@ -68,8 +75,12 @@ pub struct BidEstimate {
     pub bid: u8,
     /// Share of the deals the hand wins as landlord, bottom cards unknown.
     pub win_probability: f64,
-    /// Binomial standard error of `win_probability`.
+    /// Standard error of `win_probability` (the binomial error of the simulated share,
+    /// through the calibration).
     pub win_stderr: f64,
+    /// The share of simulated deals the playout policy wins with this hand as landlord,
+    /// before calibration.
+    pub simulated_share: f64,
     /// Every legal option, pass first.
     pub options: Vec<BidOption>,
     /// Deals simulated.
@@ -101,6 +112,82 @@ impl Mean {
             return f64::INFINITY;
         }
         (self.m2 / (self.n - 1.0) / self.n).sqrt()
+    }
+}
+
+/// Platt scaling of the simulated share (see the module docs): `logit p = A + B logit s`,
+/// fitted by `tools/arena/fit_calibration.py` on self-play games (BENCHMARKS.md, "Dou
+/// Dizhu bidding": 1,600 self-play landlord games, seeds 21 and 22). `(0, 1)` would leave
+/// the share as it is.
+pub const CALIBRATION: (f64, f64) = (-0.316, 0.870);
+
+/// Shares are clamped to `[CLAMP, 1 - CLAMP]` before the logit.
+const CLAMP: f64 = 0.005;
+
+fn logit(p: f64) -> f64 {
+    let p = p.clamp(CLAMP, 1.0 - CLAMP);
+    (p / (1.0 - p)).ln()
+}
+
+/// The calibrated probability of a simulated landlord win share.
+pub fn calibrate(share: f64) -> f64 {
+    let (a, b) = CALIBRATION;
+    1.0 / (1.0 + (-(a + b * logit(share))).exp())
+}
+
+/// The standard error of `calibrate(share)` for a share of `deals` deals: the binomial
+/// error of the share times the slope of the calibration there (the delta method).
+fn calibrated_stderr(share: f64, deals: u32) -> f64 {
+    let s = share.clamp(CLAMP, 1.0 - CLAMP);
+    let p = calibrate(s);
+    let slope = CALIBRATION.1 * p * (1.0 - p) / (s * (1.0 - s));
+    slope * (s * (1.0 - s) / f64::from(deals.max(1))).sqrt()
+}
+
+/// One option's simulated outcomes, split so that the landlord part can be re-weighed by
+/// the calibrated probability.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    /// Deals in which the option makes the hand the landlord, and of those the won ones.
+    landlord: u32,
+    won: u32,
+    /// Sum of the points (bid x multiplier) of the won and of the lost landlord deals.
+    won_points: f64,
+    lost_points: f64,
+    /// Sum of the scores of the deals in which the hand ends as a farmer.
+    farmer_score: f64,
+}
+
+impl Tally {
+    fn add(&mut self, landlord: bool, landlord_won: bool, points: f64, score: f64) {
+        if landlord {
+            self.landlord += 1;
+            if landlord_won {
+                self.won += 1;
+                self.won_points += points;
+            } else {
+                self.lost_points += points;
+            }
+        } else {
+            self.farmer_score += score;
+        }
+    }
+
+    /// The mean score over `deals`: the farmer deals as simulated; the landlord deals with
+    /// the calibrated probability of winning them and the simulated points of a win and
+    /// of a loss (twice, from each farmer).
+    fn expected_score(&self, deals: u32) -> f64 {
+        let mut total = self.farmer_score;
+        if self.landlord > 0 {
+            let lost = self.landlord - self.won;
+            let all = (self.won_points + self.lost_points) / f64::from(self.landlord);
+            let per = |sum: f64, n: u32| if n > 0 { sum / f64::from(n) } else { all };
+            let p = calibrate(f64::from(self.won) / f64::from(self.landlord));
+            let mean = 2.0
+                * (p * per(self.won_points, self.won) - (1.0 - p) * per(self.lost_points, lost));
+            total += mean * f64::from(self.landlord);
+        }
+        total / f64::from(deals.max(1))
     }
 }
 
@@ -161,7 +248,7 @@ pub fn estimate(hand: &Counts, bids: &[u8], rules: &Rules, deadline: Instant) ->
     let mut playout = Playout::new(*rules);
     let mut wins = Mean::default();
     let mut scores = vec![Mean::default(); actions.len()];
-    let mut landlord = vec![0u32; actions.len()];
+    let mut tally = vec![Tally::default(); actions.len()];
     let mut deals = 0u32;
     while deals < MAX_DEALS && (deals == 0 || Instant::now() < deadline) {
         // A deal consistent with the bids made (under the threshold bidder).
@@ -222,19 +309,19 @@ pub fn estimate(hand: &Counts, bids: &[u8], rules: &Rules, deadline: Instant) ->
                 -sign * points
             };
             scores[k].add(score);
-            landlord[k] += u32::from(l == me);
+            tally[k].add(l == me, o.landlord_wins(), points, score);
         }
         deals += 1;
     }
     let options: Vec<BidOption> = actions
         .iter()
         .zip(&scores)
-        .zip(&landlord)
-        .map(|((&bid, s), &l)| BidOption {
+        .zip(&tally)
+        .map(|((&bid, s), t)| BidOption {
             bid,
-            expected_score: s.mean,
+            expected_score: t.expected_score(deals),
             stderr: s.stderr(),
-            landlord_share: f64::from(l) / f64::from(deals),
+            landlord_share: f64::from(t.landlord) / f64::from(deals),
         })
         .collect();
     let best = options
@@ -248,8 +335,9 @@ pub fn estimate(hand: &Counts, bids: &[u8], rules: &Rules, deadline: Instant) ->
             }
         })
         .expect("pass is always an option");
-    let p = wins.mean;
-    let win_stderr = (p * (1.0 - p) / f64::from(deals)).sqrt();
+    let raw = wins.mean;
+    let p = calibrate(raw);
+    let win_stderr = calibrated_stderr(raw, deals);
     let reason = if best.bid == 0 {
         format!(
             "passes: as landlord the hand wins {:.0}% of {deals} simulated deals; no bid is expected to score more than passing ({:+.2})",
@@ -268,6 +356,7 @@ pub fn estimate(hand: &Counts, bids: &[u8], rules: &Rules, deadline: Instant) ->
         bid: best.bid,
         win_probability: p,
         win_stderr,
+        simulated_share: raw,
         options,
         deals,
         evaluation,

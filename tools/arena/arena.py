@@ -368,11 +368,28 @@ def run(args) -> dict:
         opp_stub = rpc.DouDizhuServiceStub(connect(args.opponent_addr, args.wait_ready))
 
     stats = Stats()
+    bid_stats = Stats()
+    calibration_pairs: list[tuple[float, bool]] = []
     results = {"landlord": [], "farmers": []}
     log = open(args.log, "w", encoding="utf-8") if args.log else None
     started = time.monotonic()
+    roles = ("landlord", "farmers") if args.roles == "both" else (args.roles,)
     for index, deal in enumerate(make_deals(args.deals, args.seed)):
-        for role in ("landlord", "farmers"):
+        for role in roles:
+            estimate = simulated = None
+            if args.estimate and role == "landlord" and stub is not None:
+                # The landlord's 17 dealt cards, the bottom cards unknown, bidding first.
+                dealt = collections.Counter(deal["landlord"])
+                dealt.subtract(deal["three_landlord_cards"])
+                req = pb.SuggestDouDizhuBidRequest(hand=cards_to_str(dealt.elements()),
+                                                   budget_ms=args.bid_budget_ms)
+                bid_stats.calls += 1
+                t = time.perf_counter()
+                reply = call_with_retry(grpc_mod, stub.SuggestDouDizhuBid, req,
+                                        args.timeout, bid_stats)
+                bid_stats.latency_ms.append((time.perf_counter() - t) * 1000.0)
+                estimate = reply.landlord_win_probability
+                simulated = reply.simulated_landlord_win_share
             # Seeds the opponents' randomness (RandomAgent, RLCardAgent's fallbacks) and
             # the fallback for illegal answers, so a run is reproducible game by game.
             random.seed(f"{args.seed}/{index}/{role}")
@@ -397,9 +414,12 @@ def run(args) -> dict:
             won = winner == ("landlord" if role == "landlord" else "farmer")
             points = game_points(won, bombs)
             results[role].append((won, points))
+            if estimate is not None:
+                calibration_pairs.append((estimate, won))
             if log:
                 log.write(json.dumps({"deal": index, "ours": role, "winner": winner,
                                       "bombs": bombs, "points": points,
+                                      "estimate": estimate, "simulated": simulated,
                                       "hands": {p: cards_to_str(deal[p]) for p in POSITIONS},
                                       "landlord_cards":
                                           cards_to_str(deal["three_landlord_cards"]),
@@ -411,6 +431,11 @@ def run(args) -> dict:
         log.close()
 
     summary = summarize(results, stats)
+    if args.estimate:
+        import fullgame
+
+        summary["calibration"] = fullgame.calibration(calibration_pairs)
+        summary["bid_latency_ms"] = latency(bid_stats)
     if args.opponent == "service":
         summary["opponent_service"] = {
             "calls": opp_stats.calls, "illegal_suggestions": opp_stats.illegal,
@@ -482,6 +507,7 @@ def run_full(args) -> dict:
                 if reply.HasField("landlord_win_probability"):
                     estimate["p"] = reply.landlord_win_probability
                     estimate["stderr"] = reply.landlord_win_probability_stderr
+                    estimate["simulated"] = reply.simulated_landlord_win_share
                 return reply.bid
 
             bidders = [ours_bid if q == ours else
@@ -513,7 +539,8 @@ def run_full(args) -> dict:
                     "won": won, "bombs": bombs, "spring": spring,
                     "score": fullgame.game_score(bid, bombs, spring, landlord_won, role),
                     "adp": game_points(won, bombs),
-                    "estimate": estimate.get("p"), "estimate_stderr": estimate.get("stderr")}
+                    "estimate": estimate.get("p"), "estimate_stderr": estimate.get("stderr"),
+                    "simulated": estimate.get("simulated")}
             games.append(game)
             if log:
                 log.write(json.dumps({**game,
@@ -575,6 +602,19 @@ def run_full(args) -> dict:
     return summary
 
 
+def format_calibration(cal: dict) -> list[str]:
+    """The calibration table as text lines."""
+    lines = [f"calibration of the landlord win probability ({cal['games']} games as "
+             f"landlord; deciles with >= {cal['min_count']} games within "
+             f"+-{cal['tolerance']}: {'yes' if cal['within_tolerance'] else 'NO'})",
+             f"  {'decile':<9}{'games':>7}{'estimate':>10}{'observed':>10}{'diff':>8}"]
+    for r in cal["rows"]:
+        if r["games"]:
+            lines.append(f"  {r['decile']:<9}{r['games']:>7}{r['mean_estimate']:>10.3f}"
+                         f"{r['observed']:>10.3f}{r['diff']:>+8.3f}")
+    return lines
+
+
 def format_full(s: dict) -> str:
     c = s["config"]
     lines = [f"Dou Dizhu full games: ours={c['ours']}"
@@ -595,15 +635,7 @@ def format_full(s: dict) -> str:
     lines.append(row("overall", s["overall"]))
     lines.append(f"mean score per deal (3 games): {s['mean_score_per_deal']:+.3f}; "
                  f"ours' bids: {s['bids']}")
-    cal = s["calibration"]
-    lines.append(f"calibration of the landlord win probability ({cal['games']} games as "
-                 f"landlord; deciles with >= {cal['min_count']} games within "
-                 f"+-{cal['tolerance']}: {'yes' if cal['within_tolerance'] else 'NO'})")
-    lines.append(f"  {'decile':<9}{'games':>7}{'estimate':>10}{'observed':>10}{'diff':>8}")
-    for r in cal["rows"]:
-        if r["games"]:
-            lines.append(f"  {r['decile']:<9}{r['games']:>7}{r['mean_estimate']:>10.3f}"
-                         f"{r['observed']:>10.3f}{r['diff']:>+8.3f}")
+    lines.extend(format_calibration(s["calibration"]))
     lat, blat = s["latency_ms"], s["bid_latency_ms"]
     lines.append(f"illegal suggestions: {s['illegal_suggestions']} in {s['calls']} play and "
                  f"{s['bid_calls']} bid calls")
@@ -628,7 +660,9 @@ def format_text(s: dict) -> str:
              f"{'role':<10}{'games':>7}{'wins':>7}{'WP':>8}{'ADP':>9}"]
     for role in ("landlord", "farmers", "overall"):
         r = s[role]
-        lines.append(f"{role:<10}{r['games']:>7}{r['wins']:>7}{r['wp']:>8.3f}{r['adp']:>+9.3f}")
+        if r["games"]:
+            lines.append(f"{role:<10}{r['games']:>7}{r['wins']:>7}{r['wp']:>8.3f}"
+                         f"{r['adp']:>+9.3f}")
     lat = s["latency_ms"]
     lines.append(f"illegal suggestions: {s['illegal_suggestions']} in {s['calls']} calls"
                  + (f" {s['illegal_by_cause']}" if s["illegal_by_cause"] else "")
@@ -638,6 +672,8 @@ def format_text(s: dict) -> str:
                      f"p99 {lat['p99']:.3f}  max {lat['max']:.3f}"
                      + (f"  (server elapsed mean {s['server_elapsed_ms_mean']:.3f})"
                         if s["server_elapsed_ms_mean"] is not None else ""))
+    if "calibration" in s:
+        lines.extend(format_calibration(s["calibration"]))
     if "opponent_service" in s:
         o = s["opponent_service"]
         lines.append(f"opponent service: {o['illegal_suggestions']} illegal in {o['calls']} calls, "
@@ -683,6 +719,11 @@ def parse_args(argv=None):
     p.add_argument("--bid-budget-ms", type=int, default=0,
                    help="budget_ms of ours' SuggestDouDizhuBid calls (--full-game; 0 = the "
                         "server default)")
+    p.add_argument("--roles", choices=("both", "landlord", "farmers"), default="both",
+                   help="which games of each deal to play (default both: duplicate)")
+    p.add_argument("--estimate", action="store_true",
+                   help="before each landlord game, ask SuggestDouDizhuBid for the landlord's "
+                        "17 dealt cards and report the calibration of its win probability")
     p.add_argument("--json", metavar="PATH",
                    help="also write the summary as JSON to PATH ('-' = stdout only)")
     p.add_argument("--log", metavar="PATH", help="write every game as a JSON line to PATH")
