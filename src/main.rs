@@ -121,6 +121,9 @@ fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()> + 
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    // Before the engines allocate: freed search tables must leave the process, or RSS
+    // outgrows the engine memory budget (src/memory_budget.rs, "The allocator").
+    let allocator_tuned = gameai::memory_budget::return_large_frees_to_os();
     let cli = Cli::parse();
     if let Err(e) = telemetry::init_tracing(cli.log_format, &cli.log_level) {
         eprintln!("gameai: --log-level {:?}: {e}", cli.log_level);
@@ -140,7 +143,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    tracing::info!(config = ?cli, "gameai starting");
+    tracing::info!(config = ?cli, allocator_tuned, "gameai starting");
     match server::serve(
         cli.server_config(),
         listeners,

@@ -25,6 +25,20 @@
 //!
 //! Engines use [`MemoryBudget::global`]; tests can make their own budget with
 //! [`MemoryBudget::leak`] to exercise refusal without touching the process's.
+//!
+//! # The allocator
+//!
+//! The model counts a block as gone once it is freed, which holds only if the C
+//! allocator hands large freed blocks back to the OS. glibc's malloc does not by
+//! default: its mmap threshold is dynamic (it rises to the size of the largest mmapped
+//! block freed, up to 32 MiB), so after the first few growths the tables of every
+//! request come from malloc's heaps, where a freed block stays resident and cannot
+//! serve the next, larger one. Tables that double leave their old allocations behind
+//! as resident holes: eight concurrent 5-shanten `SuggestMahjongDiscard` calls with a
+//! 64 MiB budget took RSS from 11 MB to 120 MB (BENCHMARKS.md, "Memory under concurrent
+//! hard requests"). [`return_large_frees_to_os`], called first thing in `main`, fixes
+//! the threshold at [`MMAP_THRESHOLD_BYTES`], so that every large block has its own
+//! mapping and `free` unmaps it: the same run then peaks at 69 MB.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -32,6 +46,29 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 /// limit (`deploy/kubernetes/deployment.yaml`) for the process itself, the mahjong
 /// tables (3.5 MiB), the allocator's slack and the response buffers.
 pub const DEFAULT_LIMIT_BYTES: usize = 512 << 20;
+
+/// Blocks at least this large get their own mapping from the C allocator and leave
+/// the process when freed (see "The allocator" in the [module docs](self)): 128 KiB,
+/// glibc's initial threshold, fixed instead of rising.
+pub const MMAP_THRESHOLD_BYTES: usize = 128 << 10;
+
+/// Makes the C allocator return large freed blocks to the OS at once (glibc: a fixed
+/// `M_MMAP_THRESHOLD` of [`MMAP_THRESHOLD_BYTES`], which also turns off the dynamic
+/// threshold). Call it once at process start, before the engines allocate. Returns
+/// false when the allocator refused or is not glibc's (other allocators are left
+/// as they are).
+pub fn return_large_frees_to_os() -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: mallopt only sets an allocator parameter; any value is accepted or
+        // refused (return 0), and it may be called at any time.
+        unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES as libc::c_int) == 1 }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        false
+    }
+}
 
 /// A pool of bytes shared by the engines. See the [module docs](self).
 #[derive(Debug)]
