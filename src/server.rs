@@ -12,10 +12,12 @@
 //!    flight are given up to the grace period to finish. Then [`serve`] returns
 //!    `Ok(())` and the process exits 0, whether or not the drain finished in time.
 //!
-//! Layers, outermost first: metrics and tracing ([`crate::telemetry`]), end of
-//! streams at drain, deadline, in-flight limit ([`limits`]).
+//! Layers, outermost first: metrics and tracing ([`crate::telemetry`]), undecodable
+//! requests as `INVALID_ARGUMENT` ([`undecodable`]), end of streams at drain,
+//! deadline, in-flight limit ([`limits`]).
 
 pub mod limits;
+pub mod undecodable;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -37,6 +39,7 @@ use crate::service::gomoku::GomokuApi;
 use crate::service::mahjong::MahjongApi;
 use crate::telemetry::{self, GrpcMetricsLayer, MethodTable};
 use limits::{DeadlineLayer, DrainStreamsLayer, InflightLimitLayer};
+use undecodable::UndecodableRequestLayer;
 
 /// Names of the game services, as health and reflection report them.
 pub const GAME_SERVICES: [&str; 3] = [
@@ -201,6 +204,7 @@ pub async fn serve(
 
     let layers = tower::ServiceBuilder::new()
         .layer(GrpcMetricsLayer::new(methods.clone()))
+        .layer(UndecodableRequestLayer::new(methods.clone()))
         .layer(DrainStreamsLayer::new(methods.clone(), draining_rx.clone()))
         .layer(DeadlineLayer::new(
             config.request_budget,

@@ -318,6 +318,9 @@ pub struct MethodInfo {
     /// Method name, e.g. `SuggestMahjongDiscard`.
     pub method: String,
     pub grpc_type: GrpcType,
+    /// Fully qualified name of the request message, e.g.
+    /// `gameai.v1.SuggestMahjongDiscardRequest` (empty when unknown).
+    pub input_type: String,
 }
 
 /// The methods the server serves, keyed by HTTP/2 path `/SERVICE/METHOD`.
@@ -349,7 +352,12 @@ impl MethodTable {
                             (false, true) => GrpcType::ServerStream,
                             (true, true) => GrpcType::BidiStream,
                         };
-                        table.insert(&service_name, method.name(), grpc_type);
+                        table.add(MethodInfo {
+                            service: service_name.clone(),
+                            method: method.name().to_string(),
+                            grpc_type,
+                            input_type: method.input_type().trim_start_matches('.').to_string(),
+                        });
                     }
                 }
             }
@@ -357,16 +365,20 @@ impl MethodTable {
         Ok(table)
     }
 
-    /// Adds one method.
+    /// Adds one method whose request type is not known.
     pub fn insert(&mut self, service: &str, method: &str, grpc_type: GrpcType) {
-        self.by_path.insert(
-            format!("/{service}/{method}"),
-            MethodInfo {
-                service: service.to_string(),
-                method: method.to_string(),
-                grpc_type,
-            },
-        );
+        self.add(MethodInfo {
+            service: service.to_string(),
+            method: method.to_string(),
+            grpc_type,
+            input_type: String::new(),
+        });
+    }
+
+    /// Adds one method, served at `/SERVICE/METHOD`.
+    pub fn add(&mut self, info: MethodInfo) {
+        self.by_path
+            .insert(format!("/{}/{}", info.service, info.method), info);
     }
 
     /// The method served at `path`, if any.
@@ -644,6 +656,7 @@ mod tests {
         assert_eq!(discard.service, "gameai.v1.MahjongService");
         assert_eq!(discard.method, "SuggestMahjongDiscard");
         assert_eq!(discard.grpc_type, GrpcType::Unary);
+        assert_eq!(discard.input_type, "gameai.v1.SuggestMahjongDiscardRequest");
         assert_eq!(
             table.get("/grpc.health.v1.Health/Watch").unwrap().grpc_type,
             GrpcType::ServerStream
