@@ -28,6 +28,7 @@ EXPORTED = {
     "gameai_engine_memory_used_bytes",
     "gameai_engine_memory_limit_bytes",
     "gameai_engine_memory_refusals_total",
+    "gameai_log_lines_dropped_total",
     "gameai_mahjong_tables_build_seconds",
     "gameai_mahjong_tables_bytes",
     "up",

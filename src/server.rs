@@ -91,6 +91,8 @@ pub struct ServerConfig {
     /// The process-wide engine memory budget in bytes
     /// ([`crate::memory_budget::MemoryBudget::global`]), set when [`serve`] starts.
     pub engine_memory_bytes: usize,
+    /// Level of the one log line per call ([`telemetry::RpcLogLevel`]).
+    pub rpc_log_level: telemetry::RpcLogLevel,
 }
 
 impl Default for ServerConfig {
@@ -103,6 +105,7 @@ impl Default for ServerConfig {
             shutdown_grace: Duration::from_secs(20),
             max_connection_age: Some(Duration::from_secs(300)),
             engine_memory_bytes: crate::memory_budget::DEFAULT_LIMIT_BYTES,
+            rpc_log_level: telemetry::RpcLogLevel::default(),
         }
     }
 }
@@ -203,7 +206,7 @@ pub async fn serve(
     let shutting_down = Arc::new(tokio::sync::Mutex::new(false));
 
     let layers = tower::ServiceBuilder::new()
-        .layer(GrpcMetricsLayer::new(methods.clone()))
+        .layer(GrpcMetricsLayer::new(methods.clone()).with_rpc_log_level(config.rpc_log_level))
         .layer(UndecodableRequestLayer::new(methods.clone()))
         .layer(DrainStreamsLayer::new(methods.clone(), draining_rx.clone()))
         .layer(DeadlineLayer::new(
