@@ -77,9 +77,10 @@ struct Cli {
     #[arg(long, env = "GAMEAI_SHUTDOWN_GRACE_SECS", default_value_t = 20)]
     shutdown_grace_secs: u64,
 
-    /// Seconds after which a client connection is closed gracefully (HTTP/2 GOAWAY) so
-    /// that clients reconnect and new replicas get their share of long-lived gRPC
-    /// connections. 0 = never.
+    /// Seconds after which a client connection is closed gracefully (HTTP/2 GOAWAY;
+    /// calls in flight finish) so that clients reconnect and new replicas get their
+    /// share of long-lived gRPC connections. A connection still open
+    /// --shutdown-grace-secs later is closed by force. 0 = never.
     #[arg(long, env = "GAMEAI_MAX_CONNECTION_AGE_SECS", default_value_t = 300)]
     max_connection_age_secs: u64,
 

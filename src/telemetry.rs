@@ -67,6 +67,13 @@ pub const ENGINE_MEMORY_USED_BYTES: &str = "gameai_engine_memory_used_bytes";
 pub const ENGINE_MEMORY_LIMIT_BYTES: &str = "gameai_engine_memory_limit_bytes";
 /// Counter: growths of engine memory refused because the budget was spent.
 pub const ENGINE_MEMORY_REFUSALS_TOTAL: &str = "gameai_engine_memory_refusals_total";
+/// Gauge: gRPC connections open now.
+pub const CONNECTIONS_OPEN: &str = "gameai_grpc_connections";
+/// Counter: gRPC connections accepted.
+pub const CONNECTIONS_ACCEPTED_TOTAL: &str = "gameai_grpc_connections_accepted_total";
+/// Counter: gRPC connections cut because they outlived the max connection age plus its
+/// grace (`crate::server::connections`).
+pub const CONNECTIONS_CUT_TOTAL: &str = "gameai_grpc_connections_cut_total";
 /// Counter: log lines dropped because the log queue was full ([`logging`]).
 pub const LOG_LINES_DROPPED_TOTAL: &str = "gameai_log_lines_dropped_total";
 
@@ -138,6 +145,15 @@ fn describe_metrics() {
         ENGINE_MEMORY_LIMIT_BYTES,
         Unit::Bytes,
         "The process-wide engine memory budget (--engine-memory-mb)."
+    );
+    describe_gauge!(CONNECTIONS_OPEN, "gRPC (HTTP/2) connections open now.");
+    describe_counter!(
+        CONNECTIONS_ACCEPTED_TOTAL,
+        "gRPC (HTTP/2) connections accepted."
+    );
+    describe_counter!(
+        CONNECTIONS_CUT_TOTAL,
+        "gRPC connections closed by force because they outlived the max connection age plus its grace."
     );
     describe_counter!(
         LOG_LINES_DROPPED_TOTAL,
