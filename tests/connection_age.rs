@@ -16,7 +16,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{fetch_metrics, metric_value, start_server, wait_serving};
+use common::{fetch_metrics, metric_value, never_sent, start_server, wait_serving};
 use gameai::proto::mahjong_service_client::MahjongServiceClient;
 use gameai::proto::{Ruleset, SuggestMahjongDiscardRequest};
 use gameai::server::{self, ServerConfig};
@@ -57,19 +57,6 @@ async fn discards_handled(metrics_url: &str) -> (f64, f64) {
         metric_value(&text, "grpc_server_handled_total", labels).unwrap_or(0.0)
     };
     (count(&[method]), count(&[method, ("grpc_code", "OK")]))
-}
-
-/// True when tonic failed a call that never left the client: hyper cancels the
-/// requests still queued for a connection that closes (here: after its GOAWAY). gRPC's
-/// C core and grpc-go retry such calls transparently; tonic 0.14 does not, so its
-/// callers must (the server never saw the call).
-fn never_sent(status: &tonic::Status) -> bool {
-    let transport =
-        std::error::Error::source(status).and_then(|e| e.downcast_ref::<tonic::transport::Error>());
-    let hyper = transport
-        .and_then(std::error::Error::source)
-        .and_then(|e| e.downcast_ref::<hyper::Error>());
-    status.code() == tonic::Code::Cancelled && hyper.is_some_and(hyper::Error::is_canceled)
 }
 
 #[tokio::test]
