@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use gameai::server::{self, Listeners, ServerConfig};
-use gameai::telemetry::{self, LogFormat};
+use gameai::telemetry::{self, LogFormat, RpcLogLevel};
 
 /// gRPC service giving game backends expert decisions for Dou Dizhu, mahjong and
 /// gomoku. Health: grpc.health.v1.Health; reflection v1 and v1alpha; Prometheus
@@ -30,9 +30,23 @@ struct Cli {
     log_format: LogFormat,
 
     /// Log filter, tracing EnvFilter syntax: a level (error, warn, info, debug,
-    /// trace) or directives such as "gameai=debug,info". One line per RPC at info.
+    /// trace) or directives such as "gameai=debug,info". Logs never block a request:
+    /// when stderr does not keep up, lines are dropped and counted
+    /// (gameai_log_lines_dropped_total).
     #[arg(long, env = "GAMEAI_LOG_LEVEL", default_value = "info")]
     log_level: String,
+
+    /// Log lines held in memory while stderr does not keep up; beyond them lines are
+    /// dropped (and counted in gameai_log_lines_dropped_total) rather than block.
+    #[arg(long, env = "GAMEAI_LOG_QUEUE_LINES", default_value_t = telemetry::logging::DEFAULT_LOG_QUEUE_LINES as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    log_queue_lines: u64,
+
+    /// Level of the one line logged per RPC ("rpc finished"); off = none. Calls that
+    /// end INTERNAL, UNKNOWN or DATA_LOSS are logged at warn whatever this says. Set
+    /// debug to keep busy servers' logs for everything else.
+    #[arg(long, env = "GAMEAI_RPC_LOG_LEVEL", value_enum, default_value = "info")]
+    rpc_log_level: RpcLogLevel,
 
     /// Requests served at once, health and reflection excluded; beyond it a call is
     /// answered RESOURCE_EXHAUSTED at once. 0 = no limit.
@@ -63,9 +77,10 @@ struct Cli {
     #[arg(long, env = "GAMEAI_SHUTDOWN_GRACE_SECS", default_value_t = 20)]
     shutdown_grace_secs: u64,
 
-    /// Seconds after which a client connection is closed gracefully (HTTP/2 GOAWAY) so
-    /// that clients reconnect and new replicas get their share of long-lived gRPC
-    /// connections. 0 = never.
+    /// Seconds after which a client connection is closed gracefully (HTTP/2 GOAWAY;
+    /// calls in flight finish) so that clients reconnect and new replicas get their
+    /// share of long-lived gRPC connections. A connection still open
+    /// --shutdown-grace-secs later is closed by force. 0 = never.
     #[arg(long, env = "GAMEAI_MAX_CONNECTION_AGE_SECS", default_value_t = 300)]
     max_connection_age_secs: u64,
 
@@ -90,6 +105,7 @@ impl Cli {
             max_connection_age: (self.max_connection_age_secs > 0)
                 .then(|| Duration::from_secs(self.max_connection_age_secs)),
             engine_memory_bytes: (self.engine_memory_mb as usize) << 20,
+            rpc_log_level: self.rpc_log_level,
         }
     }
 }
@@ -121,11 +137,20 @@ fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()> + 
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    // Before the engines allocate: freed search tables must leave the process, or RSS
+    // outgrows the engine memory budget (src/memory_budget.rs, "The allocator").
+    let allocator_tuned = gameai::memory_budget::return_large_frees_to_os();
     let cli = Cli::parse();
-    if let Err(e) = telemetry::init_tracing(cli.log_format, &cli.log_level) {
-        eprintln!("gameai: --log-level {:?}: {e}", cli.log_level);
-        return ExitCode::from(2);
-    }
+    // Held to the end of main: dropping it flushes the log queue (at most ~1 s).
+    let _log_guard =
+        match telemetry::init_tracing(cli.log_format, &cli.log_level, cli.log_queue_lines as usize)
+        {
+            Ok(guard) => guard,
+            Err(e) => {
+                eprintln!("gameai: --log-level {:?}: {e}", cli.log_level);
+                return ExitCode::from(2);
+            }
+        };
     let shutdown = match shutdown_signal() {
         Ok(shutdown) => shutdown,
         Err(e) => {
@@ -140,7 +165,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    tracing::info!(config = ?cli, "gameai starting");
+    tracing::info!(config = ?cli, allocator_tuned, "gameai starting");
     match server::serve(
         cli.server_config(),
         listeners,

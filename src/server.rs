@@ -12,10 +12,13 @@
 //!    flight are given up to the grace period to finish. Then [`serve`] returns
 //!    `Ok(())` and the process exits 0, whether or not the drain finished in time.
 //!
-//! Layers, outermost first: metrics and tracing ([`crate::telemetry`]), end of
-//! streams at drain, deadline, in-flight limit ([`limits`]).
+//! Layers, outermost first: metrics and tracing ([`crate::telemetry`]), undecodable
+//! requests as `INVALID_ARGUMENT` ([`undecodable`]), end of streams at drain,
+//! deadline, in-flight limit ([`limits`]).
 
+pub mod connections;
 pub mod limits;
+pub mod undecodable;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -37,6 +40,7 @@ use crate::service::gomoku::GomokuApi;
 use crate::service::mahjong::MahjongApi;
 use crate::telemetry::{self, GrpcMetricsLayer, MethodTable};
 use limits::{DeadlineLayer, DrainStreamsLayer, InflightLimitLayer};
+use undecodable::UndecodableRequestLayer;
 
 /// Names of the game services, as health and reflection report them.
 pub const GAME_SERVICES: [&str; 3] = [
@@ -80,14 +84,18 @@ pub struct ServerConfig {
     pub request_budget: Duration,
     /// Work budget of a request that gives none (`budget_ms = 0`).
     pub default_budget: Duration,
-    /// How long calls in flight may take to finish after the shutdown signal.
+    /// How long calls in flight may take to finish after the shutdown signal, and
+    /// after an aged connection's GOAWAY.
     pub shutdown_grace: Duration,
-    /// Connections are closed gracefully (GOAWAY) after this age so that clients
-    /// reconnect and spread over new replicas; `None` = never.
+    /// Connections are closed gracefully (GOAWAY, calls in flight finish) after this
+    /// age so that clients reconnect and spread over new replicas; one still open
+    /// `shutdown_grace` later is cut ([`connections`]). `None` = never.
     pub max_connection_age: Option<Duration>,
     /// The process-wide engine memory budget in bytes
     /// ([`crate::memory_budget::MemoryBudget::global`]), set when [`serve`] starts.
     pub engine_memory_bytes: usize,
+    /// Level of the one log line per call ([`telemetry::RpcLogLevel`]).
+    pub rpc_log_level: telemetry::RpcLogLevel,
 }
 
 impl Default for ServerConfig {
@@ -100,6 +108,7 @@ impl Default for ServerConfig {
             shutdown_grace: Duration::from_secs(20),
             max_connection_age: Some(Duration::from_secs(300)),
             engine_memory_bytes: crate::memory_budget::DEFAULT_LIMIT_BYTES,
+            rpc_log_level: telemetry::RpcLogLevel::default(),
         }
     }
 }
@@ -200,7 +209,8 @@ pub async fn serve(
     let shutting_down = Arc::new(tokio::sync::Mutex::new(false));
 
     let layers = tower::ServiceBuilder::new()
-        .layer(GrpcMetricsLayer::new(methods.clone()))
+        .layer(GrpcMetricsLayer::new(methods.clone()).with_rpc_log_level(config.rpc_log_level))
+        .layer(UndecodableRequestLayer::new(methods.clone()))
         .layer(DrainStreamsLayer::new(methods.clone(), draining_rx.clone()))
         .layer(DeadlineLayer::new(
             config.request_budget,
@@ -211,9 +221,9 @@ pub async fn serve(
 
     let mut builder = tonic::transport::Server::builder();
     if let Some(age) = config.max_connection_age {
-        builder = builder
-            .max_connection_age(age)
-            .max_connection_age_grace(config.shutdown_grace);
+        // The age alone: with a grace too, tonic 0.14.9 never sends the GOAWAY and cuts
+        // calls in flight. The grace is enforced by `connections` instead.
+        builder = builder.max_connection_age(age);
     }
     let router = builder
         .layer(layers)
@@ -278,6 +288,10 @@ pub async fn serve(
     // TCP_NODELAY: small unary answers must not wait for Nagle and the client's delayed
     // ACK (measured by the arena: p99 49 ms without, 2.9 ms with).
     let incoming = TcpIncoming::from(listeners.grpc).with_nodelay(Some(true));
+    let cut_after = config
+        .max_connection_age
+        .map(|age| age + config.shutdown_grace);
+    let incoming = connections::track(incoming, cut_after);
     let server = router.serve_with_incoming_shutdown(incoming, signal);
     tokio::pin!(server);
 

@@ -86,6 +86,8 @@ fn help_documents_every_flag_and_its_environment_variable() {
         ("--metrics-addr", "GAMEAI_METRICS_ADDR"),
         ("--log-format", "GAMEAI_LOG_FORMAT"),
         ("--log-level", "GAMEAI_LOG_LEVEL"),
+        ("--rpc-log-level", "GAMEAI_RPC_LOG_LEVEL"),
+        ("--log-queue-lines", "GAMEAI_LOG_QUEUE_LINES"),
         ("--max-inflight", "GAMEAI_MAX_INFLIGHT"),
         ("--max-message-bytes", "GAMEAI_MAX_MESSAGE_BYTES"),
         ("--request-budget-ms", "GAMEAI_REQUEST_BUDGET_MS"),
@@ -95,6 +97,7 @@ fn help_documents_every_flag_and_its_environment_variable() {
             "--max-connection-age-secs",
             "GAMEAI_MAX_CONNECTION_AGE_SECS",
         ),
+        ("--engine-memory-mb", "GAMEAI_ENGINE_MEMORY_MB"),
     ] {
         assert!(help.contains(flag), "{flag} missing from --help");
         assert!(

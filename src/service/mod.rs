@@ -95,15 +95,22 @@ pub fn parse_grpc_timeout(value: &str) -> Option<Duration> {
 ///
 /// A panic inside `work` becomes `INTERNAL` (the process keeps serving). If the RPC
 /// is dropped (deadline, cancellation) the work still runs to its end, so `work` must
-/// itself stop by the deadline it was given (see [`work_deadline`]).
+/// itself stop by the deadline it was given (see [`work_deadline`]). While it runs,
+/// the call's fixed overhead ([`crate::memory_budget::CALL_OVERHEAD_BYTES`]) is
+/// charged to the engine memory budget, so that RSS stays within idle + budget however
+/// many calls run at once.
 pub async fn run_blocking<T, F>(work: F) -> Result<T, tonic::Status>
 where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| error::internal(format!("engine task failed: {e}")))
+    use crate::memory_budget::{CALL_OVERHEAD_BYTES, MemoryBudget};
+    tokio::task::spawn_blocking(move || {
+        let _overhead = MemoryBudget::global().charge(CALL_OVERHEAD_BYTES);
+        work()
+    })
+    .await
+    .map_err(|e| error::internal(format!("engine task failed: {e}")))
 }
 
 #[cfg(test)]
