@@ -529,7 +529,8 @@ fn spawn_driver<P: Player + Send + 'static>(
 ) {
     let (input_reader, input_writer) = std::io::pipe().unwrap();
     let (mut output_reader, output_writer) = std::io::pipe().unwrap();
-    let driver = thread::spawn(move || driver::run(player, input_reader, output_writer).unwrap());
+    let driver =
+        thread::spawn(move || driver::run(player, input_reader, output_writer, None).unwrap());
     let output = thread::spawn(move || {
         let mut text = String::new();
         output_reader.read_to_string(&mut text).unwrap();

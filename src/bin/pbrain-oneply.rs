@@ -8,7 +8,12 @@ use std::process::ExitCode;
 use gameai::gomocup::{driver, oneply::OnePly};
 
 fn main() -> ExitCode {
-    match driver::run(OnePly, io::stdin(), io::stdout().lock()) {
+    match driver::run(
+        OnePly,
+        io::stdin(),
+        io::stdout().lock(),
+        Some(driver::END_GRACE),
+    ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("pbrain-oneply: {error}");

@@ -8,6 +8,11 @@
 //! is dropped. After `END` nothing more is written (the protocol: "the brain should not
 //! write anything to output after the END command").
 //!
+//! A player that does not stop soon after `END` is not waited for: with an `end_grace`
+//! (the binaries use [`END_GRACE`]) the reader thread ends the process itself once that
+//! much time has passed since `END` or the end of input, well within the second the
+//! protocol gives a brain to terminate.
+//!
 //! Lines may end in CR LF, LF or CR (the protocol allows all three). A line longer than
 //! [`MAX_LINE_BYTES`] is cut there; no command is that long.
 
@@ -16,7 +21,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::command::{Command, parse_command};
 use super::player::Player;
@@ -25,10 +30,21 @@ use super::session::Session;
 /// The longest input line kept; the rest of a longer line is dropped.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// How long the binaries let a player take to stop after `END` before the process
+/// exits regardless (the protocol: a brain slower than about a second is killed).
+pub const END_GRACE: Duration = Duration::from_millis(300);
+
 /// Runs a brain: reads commands from `input` until `END` or end of input, writes the
 /// answers to `output` (flushing after each line). Returns when the session has ended;
-/// errors are those of writing the output.
-pub fn run<P, R, W>(player: P, input: R, mut output: W) -> io::Result<()>
+/// errors are those of writing the output. With `end_grace`, the process exits by
+/// itself if the session has not returned that long after `END` (see the module docs);
+/// tests pass `None`.
+pub fn run<P, R, W>(
+    player: P,
+    input: R,
+    mut output: W,
+    end_grace: Option<Duration>,
+) -> io::Result<()>
 where
     P: Player,
     R: Read + Send + 'static,
@@ -39,7 +55,14 @@ where
     let (lines, queue) = mpsc::channel();
     let reader = thread::Builder::new()
         .name("gomocup-reader".into())
-        .spawn(move || read_lines(input, &lines, &stop))?;
+        .spawn(move || {
+            read_lines(input, &lines, &stop);
+            if let Some(grace) = end_grace {
+                thread::sleep(grace);
+                // Still here: the session has not returned since END. Exit quietly.
+                std::process::exit(0);
+            }
+        })?;
     let stop = session.stop_flag();
     for (received, line) in queue {
         let replies = session.handle(&line, received);
@@ -57,16 +80,18 @@ where
 }
 
 /// The reader thread's loop: one message per line, stop flag on `END` or end of input.
+/// Returns after `END` or at the end of input.
 fn read_lines<R: Read>(input: R, lines: &mpsc::Sender<(Instant, String)>, stop: &Arc<AtomicBool>) {
     let mut input = BufReader::new(input);
     let mut line = Vec::new();
     while let Ok(true) = read_line(&mut input, &mut line) {
         let received = Instant::now();
         let text = String::from_utf8_lossy(&line).into_owned();
-        if matches!(parse_command(&text), Some(Ok(Command::End))) {
+        let end = matches!(parse_command(&text), Some(Ok(Command::End)));
+        if end {
             stop.store(true, Ordering::Relaxed);
         }
-        if lines.send((received, text)).is_err() {
+        if lines.send((received, text)).is_err() || end {
             return;
         }
     }
@@ -75,8 +100,8 @@ fn read_lines<R: Read>(input: R, lines: &mpsc::Sender<(Instant, String)>, stop: 
 }
 
 /// Reads one line ended by CR, LF or CR LF into `line` (without the end). Returns
-/// `false` at end of input with nothing read. A CR LF pair counts as one end; an empty
-/// line between them is not produced because the session ignores empty lines anyway.
+/// `false` at end of input with nothing read. A CR LF pair yields an empty line after
+/// the text, which the session ignores like any empty line.
 fn read_line<R: BufRead>(input: &mut R, line: &mut Vec<u8>) -> io::Result<bool> {
     line.clear();
     let mut any = false;
