@@ -14,7 +14,7 @@ per brain, and the answer times per brain (median and maximum, in ms).
 
     python3 tools/gomocup/match.py --a target/release/pbrain-gameai --a-name gameai \\
         --b target/release/pbrain-oneply --b-name oneply \\
-        --openings 100 --turn-ms 200 --out target/gomocup/oneply.jsonl
+        --openings 100 --turn-ms 200 --out target/gomocup/oneply.jsonl --messages
 
 Exit status: 0; 1 with ``--require-clean`` if any game ended by a brain's fault, or
 with ``--min-score S`` if A's score is below S; 2 on a usage error.
@@ -26,6 +26,7 @@ import argparse
 import json
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -36,6 +37,21 @@ import openings as openings_mod
 import referee
 
 Z95 = 1.959963984540054
+
+# Search reports in MESSAGE lines: ours ("... nodes 123456 ... time 180 ms ...") and
+# figrid's ("Speed 44K | Depth 7-7 | Eval 1 | Node 38K | Time 852ms").
+NODES_RE = re.compile(r"\bnodes?\s+(\d+(?:\.\d+)?)([KMG]?)\b", re.IGNORECASE)
+TIME_RE = re.compile(r"\btime\s+(\d+(?:\.\d+)?)\s*ms\b", re.IGNORECASE)
+SCALE = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
+
+
+def search_report(lines: list[str]) -> tuple[float, float] | None:
+    """(nodes, ms) from the last MESSAGE line of a move that reports both, or None."""
+    for line in reversed(lines):
+        nodes, ms = NODES_RE.search(line), TIME_RE.search(line)
+        if nodes and ms:
+            return float(nodes.group(1)) * SCALE[nodes.group(2).upper()], float(ms.group(1))
+    return None
 
 
 def wilson(score: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -64,6 +80,7 @@ def summarise(records: list[dict], a: str, b: str) -> dict:
     faults: dict[str, dict[str, int]] = {a: {}, b: {}}
     times: dict[str, list[float]] = {a: [], b: []}
     plies = []
+    search: dict[str, list[tuple[float, float]]] = {a: [], b: []}
     for r in records:
         a_colour = "black" if r["black"] == a else "white"
         if r["result"] == "draw":
@@ -83,6 +100,11 @@ def summarise(records: list[dict], a: str, b: str) -> dict:
             colour = "black" if ply % 2 == 0 else "white"
             times[r[colour]].append(t)
         plies.append(r["plies"])
+        for m in r.get("messages", []):
+            colour = "black" if m["ply"] % 2 == 0 else "white"
+            report = search_report(m["lines"])
+            if report:
+                search[r[colour]].append(report)
     n = wins + draws + losses
     score = (wins + draws / 2) / n if n else 0.0
     lo, hi = wilson(score, n)
@@ -96,6 +118,21 @@ def summarise(records: list[dict], a: str, b: str) -> dict:
                              "max": max(ts) if ts else None, "moves": len(ts)}
                       for name, ts in times.items()},
         "plies_median": statistics.median(plies) if plies else None,
+        "search": {name: nps_summary(reports) for name, reports in search.items() if reports},
+    }
+
+
+def nps_summary(reports: list[tuple[float, float]]) -> dict:
+    """Nodes per second over a brain's searches: overall (total nodes / total time) and
+    the median and 10th percentile of the per-move rates (moves of at least 20 ms)."""
+    nodes = sum(n for n, _ in reports)
+    ms = sum(t for _, t in reports)
+    rates = sorted(n / t * 1000 for n, t in reports if t >= 20)
+    return {
+        "moves": len(reports), "nodes": nodes, "seconds": ms / 1000,
+        "nps": nodes / ms * 1000 if ms else None,
+        "nps_median": statistics.median(rates) if rates else None,
+        "nps_p10": rates[len(rates) // 10] if rates else None,
     }
 
 
@@ -117,6 +154,11 @@ def print_summary(s: dict) -> None:
         mx = f"{t['max']:.0f}" if t["max"] is not None else "-"
         print(f"  {name}: faults {f or 'none'}; answer ms median {med}, max {mx} "
               f"over {t['moves']} moves")
+        if name in s.get("search", {}):
+            q = s["search"][name]
+            print(f"  {name}: {q['nps']:.0f} nodes/s over {q['moves']} searches "
+                  f"(per move: median {q['nps_median'] or 0:.0f}, 10th percentile "
+                  f"{q['nps_p10'] or 0:.0f})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resume", action="store_true", help="skip games already in --out")
     ap.add_argument("--stderr-dir", help="keep the brains' stderr here")
     ap.add_argument("--summary", help="also write the summary as JSON here")
+    ap.add_argument("--messages", action="store_true",
+                    help="keep MESSAGE lines in the records; the summary then reports "
+                         "nodes per second from them")
     ap.add_argument("--require-clean", action="store_true")
     ap.add_argument("--min-score", type=float)
     args = ap.parse_args(argv)
@@ -171,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     def play(game):
         index, name, stones, black, white = game
         r = referee.play_game(black, white, size=args.size, rule=args.rule, opening=stones,
-                              tolerance_ms=args.tolerance_ms, stderr_dir=args.stderr_dir)
+                              tolerance_ms=args.tolerance_ms, stderr_dir=args.stderr_dir,
+                              keep_messages=args.messages)
         r["game_index"], r["opening_name"], r["seed"] = index, name, args.seed
         return r
 

@@ -173,6 +173,15 @@ class Statistics(unittest.TestCase):
         self.assertEqual(match.elo(0.5), 0)
         self.assertEqual(match.elo(1.0), math.inf)
 
+    def test_search_reports_of_both_formats(self):
+        self.assertEqual(match.search_report(
+            ["MESSAGE depth 9 score +12 nodes 123456 time 180 ms nps 685866 pv h8 i9"]),
+            (123456.0, 180.0))
+        self.assertEqual(match.search_report(
+            ["MESSAGE Speed 44K | Depth 7-7 | Eval 1 | Node 38K | Time 852ms"]),
+            (38000.0, 852.0))
+        self.assertIsNone(match.search_report(["MESSAGE hello"]))
+
     def test_summary_counts_colours_faults_and_times(self):
         recs = [
             {"black": "A", "white": "B", "result": "black", "winner": "A", "reason": "five",
