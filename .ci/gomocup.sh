@@ -4,20 +4,23 @@
 # a full board: no illegal, forbidden or late move, no ERROR. Builds nothing; run after
 # `cargo build --release`.
 #
-# Usage: .ci/gomocup.sh [--bin-dir target/release] [--turn-ms 100]
+# Usage: .ci/gomocup.sh [--brain PATH] [--bin-dir target/release] [--turn-ms 100]
+#   --brain  the brain under test (default BIN_DIR/pbrain-gameai); it plays itself and
+#            BIN_DIR/pbrain-oneply, seed 002's one-ply player
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bin_dir=$repo/target/release turn_ms=100
+bin_dir=$repo/target/release turn_ms=100 brain=""
 while (($#)); do
   case $1 in
+    --brain) brain=$2; shift 2 ;;
     --bin-dir) bin_dir=$2; shift 2 ;;
     --turn-ms) turn_ms=$2; shift 2 ;;
     *) echo "gomocup.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
 py=${PYTHON:-python3}
-gameai=$bin_dir/pbrain-gameai oneply=$bin_dir/pbrain-oneply
+gameai=${brain:-$bin_dir/pbrain-gameai} oneply=$bin_dir/pbrain-oneply
 for b in "$gameai" "$oneply"; do
   [[ -x $b ]] || { echo "gomocup.sh: $b is missing (cargo build --release first)" >&2; exit 2; }
 done
