@@ -35,6 +35,7 @@
 
 pub mod command;
 pub mod driver;
+pub mod engine;
 pub mod game;
 pub mod oneply;
 pub mod player;
