@@ -595,3 +595,44 @@ fn input_closing_ends_the_brain_like_end() {
     driver.join().unwrap();
     assert!(output.join().unwrap().is_empty());
 }
+
+/// Answers 100 ms after its deadline, and records the budgets it was given.
+#[derive(Clone, Default)]
+struct Late {
+    budgets: Arc<Mutex<Vec<Duration>>>,
+}
+
+impl Player for Late {
+    fn about(&self) -> Vec<(&'static str, String)> {
+        vec![]
+    }
+
+    fn check_size(&self, _size: u32) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn choose(&mut self, request: &ThinkRequest<'_>) -> Result<Choice, String> {
+        self.budgets.lock().unwrap().push(request.budget);
+        thread::sleep(
+            request.deadline.saturating_duration_since(Instant::now()) + Duration::from_millis(100),
+        );
+        FirstEmpty::default().choose(request)
+    }
+}
+
+#[test]
+fn a_late_answer_shortens_the_next_budget_by_its_lateness() {
+    let player = Late::default();
+    let budgets = player.budgets.clone();
+    let mut session = Session::new(player);
+    for line in ["INFO timeout_turn 300", "START 15"] {
+        session.handle(line, Instant::now());
+    }
+    session.handle("TURN 7,7", Instant::now());
+    session.handle("TURN 8,8", Instant::now());
+    let budgets = budgets.lock().unwrap();
+    // 300 ms less 30 + 15 = 255 ms; then less the first answer's 100 ms (and a little).
+    assert_eq!(budgets[0], Duration::from_millis(255));
+    assert!(budgets[1] <= Duration::from_millis(155), "{budgets:?}");
+    assert!(budgets[1] >= Duration::from_millis(100), "{budgets:?}");
+}

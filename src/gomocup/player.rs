@@ -53,6 +53,12 @@ pub trait Player {
     /// A new game starts (`START`, `RESTART`): drop what belongs to the last one.
     fn new_game(&mut self) {}
 
+    /// Make ready for searches within `memory_bytes` (`None`: no limit given) before the
+    /// first move is asked for: called after `START` / `RESTART` and when `INFO
+    /// max_memory` changes. The protocol does not count initialization in the time of
+    /// a turn, so allocating tables here keeps them out of the first move's time.
+    fn prepare(&mut self, _memory_bytes: Option<usize>) {}
+
     /// Chooses a move. `Err` (no empty point, a position the player cannot read) is
     /// answered with `ERROR` and the message.
     fn choose(&mut self, request: &ThinkRequest<'_>) -> Result<Choice, String>;

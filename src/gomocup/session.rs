@@ -22,7 +22,7 @@ use super::command::{Command, Info, ProtocolPoint, is_done, parse_board_line, pa
 use super::game::{Game, GameError, MAX_SIZE, MIN_SIZE, Owner, Rule};
 use super::player::{Player, ThinkRequest};
 use super::reply::Reply;
-use super::time_manager::TimeControl;
+use super::time_manager::{Lateness, TimeControl};
 
 /// Bytes of `INFO max_memory` kept for the process itself (code, stacks, buffers); the
 /// rest is offered to the player's search.
@@ -44,6 +44,7 @@ pub struct Session<P> {
     game: Option<Game>,
     rule: Rule,
     time: TimeControl,
+    lateness: Lateness,
     max_memory: Option<u64>,
     block: Option<Block>,
     notes: Vec<String>,
@@ -59,6 +60,7 @@ impl<P: Player> Session<P> {
             game: None,
             rule: Rule::default(),
             time: TimeControl::default(),
+            lateness: Lateness::default(),
             max_memory: None,
             block: None,
             notes: Vec::new(),
@@ -117,6 +119,7 @@ impl<P: Player> Session<P> {
                 Some(game) => {
                     game.clear();
                     self.player.new_game();
+                    self.player.prepare(self.memory_bytes());
                     self.answer(Reply::Ok)
                 }
                 None => self.answer(no_board("RESTART")),
@@ -194,6 +197,7 @@ impl<P: Player> Session<P> {
             Ok(()) => {
                 self.game = Some(Game::new(size));
                 self.player.new_game();
+                self.player.prepare(self.memory_bytes());
                 self.answer(Reply::Ok)
             }
             Err(reason) => self.answer(Reply::Error(format!("unsupported size {size}: {reason}"))),
@@ -206,7 +210,11 @@ impl<P: Player> Session<P> {
             Info::TimeoutMatch(ms) => self.time.match_ms = Some(ms),
             Info::TimeLeft(ms) => self.time.time_left_ms = Some(ms),
             Info::MaxMemory(bytes) => {
+                let before = self.max_memory;
                 self.max_memory = (bytes > 0).then_some(bytes);
+                if self.game.is_some() && before != self.max_memory {
+                    self.player.prepare(self.memory_bytes());
+                }
                 if bytes > 0 && bytes <= PROCESS_MEMORY_BYTES {
                     self.notes.push(format!(
                         "max_memory {bytes} bytes leaves nothing for the search beyond the \
@@ -286,6 +294,16 @@ impl<P: Player> Session<P> {
         Ok(())
     }
 
+    /// The search memory from `INFO max_memory`: the limit less the process's own share.
+    fn memory_bytes(&self) -> Option<usize> {
+        self.max_memory.map(|bytes| {
+            bytes
+                .saturating_sub(PROCESS_MEMORY_BYTES)
+                .try_into()
+                .unwrap_or(usize::MAX)
+        })
+    }
+
     /// Asks the player for a move in the current position and plays it.
     fn think(&mut self, received: Instant) -> Vec<Reply> {
         let game = self
@@ -300,26 +318,27 @@ impl<P: Player> Session<P> {
             Err(error) => return self.answer(Reply::Error(format!("no move: {error}"))),
         };
         let stones = game.stones(own);
-        let budget = self
-            .time
-            .budget(game.count(Owner::Own), game.empty_points());
-        let memory_bytes = self.max_memory.map(|bytes| {
-            bytes
-                .saturating_sub(PROCESS_MEMORY_BYTES)
-                .try_into()
-                .unwrap_or(usize::MAX)
-        });
+        let budget = self.time.budget(
+            game.count(Owner::Own),
+            game.empty_points(),
+            self.lateness.margin(),
+        );
+        let deadline = received + budget;
+        let memory_bytes = self.memory_bytes();
         let request = ThinkRequest {
             size: game.size(),
             rule: self.rule,
             stones: &stones,
             to_move: own,
-            deadline: received + budget,
+            deadline,
             budget,
             memory_bytes,
             stop: &self.stop,
         };
-        let choice = match self.player.choose(&request) {
+        let choice = self.player.choose(&request);
+        self.lateness
+            .record(Instant::now().saturating_duration_since(deadline));
+        let choice = match choice {
             Ok(choice) => choice,
             Err(reason) => return self.answer(Reply::Error(format!("no move: {reason}"))),
         };

@@ -16,7 +16,14 @@
 //!   and never more than the brain's share of the empty points).
 //!
 //! Without any `timeout_turn` the turn limit is [`DEFAULT_TURN_MS`].
+//!
+//! On a loaded machine a search can answer later than its deadline (the process is not
+//! scheduled, or the search checks its clock too seldom). [`Lateness`] remembers by how
+//! much the last [`LATENESS_WINDOW`] answers overran their deadlines, and the largest
+//! of those is taken off the next budget as well, so that the brain keeps within the
+//! turn limit on a slow or busy machine.
 
+use std::collections::VecDeque;
 use std::time::Duration;
 
 /// The turn limit assumed until the manager sends `INFO timeout_turn` (the protocol says
@@ -57,20 +64,47 @@ impl TimeControl {
     }
 
     /// How long to think for the next move, given how many moves the brain has made in
-    /// this game and how many points are empty. Zero means "answer at once" (the
-    /// engine's best static choice).
-    pub fn budget(&self, own_moves: usize, empty_points: usize) -> Duration {
+    /// this game, how many points are empty and the recent lateness of its answers
+    /// ([`Lateness::margin`]). Zero means "answer at once" (the engine's best static
+    /// choice).
+    pub fn budget(&self, own_moves: usize, empty_points: usize, lateness: Duration) -> Duration {
         let turn_ms = self.turn_ms.unwrap_or(DEFAULT_TURN_MS);
         if turn_ms == 0 {
             return Duration::ZERO;
         }
-        let mut budget = turn_ms.saturating_sub(turn_reserve(turn_ms));
+        let late_ms = lateness.as_millis().min(u128::from(u64::MAX)) as u64;
+        let mut budget = turn_ms.saturating_sub(turn_reserve(turn_ms) + late_ms);
         if let Some(left) = self.match_time_left_ms() {
             let left = left.max(0) as u64;
             let usable = left.saturating_sub(match_reserve(left));
-            budget = budget.min(usable / moves_to_go(own_moves, empty_points) as u64);
+            let share = usable / moves_to_go(own_moves, empty_points) as u64;
+            budget = budget.min(share.saturating_sub(late_ms));
         }
         Duration::from_millis(budget)
+    }
+}
+
+/// How many recent answers [`Lateness`] remembers.
+pub const LATENESS_WINDOW: usize = 8;
+
+/// By how much the recent answers overran their deadlines.
+#[derive(Clone, Debug, Default)]
+pub struct Lateness {
+    recent: VecDeque<Duration>,
+}
+
+impl Lateness {
+    /// Records one answer's overrun (zero when it was on time).
+    pub fn record(&mut self, overrun: Duration) {
+        if self.recent.len() == LATENESS_WINDOW {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(overrun);
+    }
+
+    /// The margin to keep for the next answer: the largest recent overrun.
+    pub fn margin(&self) -> Duration {
+        self.recent.iter().copied().max().unwrap_or_default()
     }
 }
 
@@ -109,11 +143,11 @@ mod tests {
             turn_ms: Some(turn),
             ..Default::default()
         };
-        assert_eq!(tc(200).budget(0, 225), ms(160));
-        assert_eq!(tc(1_000).budget(0, 225), ms(920));
-        assert_eq!(tc(30_000).budget(0, 225), ms(29_500));
+        assert_eq!(tc(200).budget(0, 225, Duration::ZERO), ms(160));
+        assert_eq!(tc(1_000).budget(0, 225, Duration::ZERO), ms(920));
+        assert_eq!(tc(30_000).budget(0, 225, Duration::ZERO), ms(29_500));
         // A limit smaller than the reserve leaves nothing: answer at once.
-        assert_eq!(tc(20).budget(0, 225), ms(0));
+        assert_eq!(tc(20).budget(0, 225, Duration::ZERO), ms(0));
     }
 
     #[test]
@@ -123,13 +157,16 @@ mod tests {
             time_left_ms: Some(100_000),
             match_ms: None,
         };
-        assert_eq!(tc.budget(0, 400), Duration::ZERO);
+        assert_eq!(tc.budget(0, 400, Duration::ZERO), Duration::ZERO);
     }
 
     #[test]
     fn no_info_uses_the_default_turn_limit() {
         // 5000 - (30 + 250) = 4720 ms.
-        assert_eq!(TimeControl::default().budget(0, 225), ms(4_720));
+        assert_eq!(
+            TimeControl::default().budget(0, 225, Duration::ZERO),
+            ms(4_720)
+        );
     }
 
     #[test]
@@ -141,20 +178,20 @@ mod tests {
             match_ms: Some(180_000),
             time_left_ms: None,
         };
-        assert_eq!(tc.budget(0, 400), ms(4_450));
+        assert_eq!(tc.budget(0, 400, Duration::ZERO), ms(4_450));
         // 20 s left after 35 moves: max(40 - 35, 10) = 10 to go;
         // usable = 20000 - (50 + 400) = 19550; / 10 = 1955 ms.
         let tc = TimeControl {
             time_left_ms: Some(20_000),
             ..tc
         };
-        assert_eq!(tc.budget(35, 300), ms(1_955));
+        assert_eq!(tc.budget(35, 300, Duration::ZERO), ms(1_955));
         // Out of time (negative time_left): answer at once.
         let tc = TimeControl {
             time_left_ms: Some(-40),
             ..tc
         };
-        assert_eq!(tc.budget(35, 300), ms(0));
+        assert_eq!(tc.budget(35, 300, Duration::ZERO), ms(0));
     }
 
     #[test]
@@ -165,12 +202,40 @@ mod tests {
             time_left_ms: Some(UNLIMITED_MS),
         };
         assert_eq!(tc.match_time_left_ms(), None);
-        assert_eq!(tc.budget(0, 225), ms(920));
+        assert_eq!(tc.budget(0, 225, Duration::ZERO), ms(920));
         let tc = TimeControl {
             time_left_ms: None,
             ..tc
         };
-        assert_eq!(tc.budget(0, 225), ms(920));
+        assert_eq!(tc.budget(0, 225, Duration::ZERO), ms(920));
+    }
+
+    #[test]
+    fn recent_lateness_comes_off_the_budget() {
+        let mut late = Lateness::default();
+        assert_eq!(late.margin(), Duration::ZERO);
+        late.record(ms(30));
+        late.record(ms(120));
+        late.record(ms(0));
+        assert_eq!(late.margin(), ms(120));
+        // 200 ms turn: 200 - 40 - 120 = 40 ms.
+        let tc = TimeControl {
+            turn_ms: Some(200),
+            ..Default::default()
+        };
+        assert_eq!(tc.budget(0, 225, late.margin()), ms(40));
+        // The overrun is forgotten after LATENESS_WINDOW more answers.
+        for _ in 0..LATENESS_WINDOW - 1 {
+            late.record(ms(5));
+        }
+        assert_eq!(late.margin(), ms(5));
+        // It also comes off the match share: (20000 - 450) / 10 = 1955, less 5 ms.
+        let tc = TimeControl {
+            turn_ms: Some(5_000),
+            match_ms: None,
+            time_left_ms: Some(20_000),
+        };
+        assert_eq!(tc.budget(35, 300, late.margin()), ms(1_950));
     }
 
     #[test]
