@@ -80,7 +80,10 @@ class Brain:
         pending = b""
         fd = self.proc.stdout.fileno()
         while True:
-            chunk = os.read(fd, 65536)
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
             if not chunk:
                 break
             pending += chunk
@@ -142,6 +145,8 @@ class Brain:
             self.proc.kill()
             self.proc.wait()
             took = -1.0
+        # The process is gone, so its output ends: let the reader see the end of it.
+        self._reader.join(timeout=1.0)
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 stream.close()
