@@ -41,11 +41,13 @@
 //! [`crate::memory_budget::MemoryBudget`] — and answers the move, score, principal
 //! variation, forced-win length, nodes and depth.
 
+pub mod analysis;
 pub mod board;
 pub mod error;
 pub mod patterns;
 pub mod point;
 pub mod rules;
+pub mod search;
 pub mod values;
 
 pub use board::Board;
