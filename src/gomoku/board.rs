@@ -75,7 +75,7 @@ const ZOBRIST_WHITE_TO_MOVE: u64 = 0x7A5C_1E3B_9D24_F681;
 struct Record {
     cell: u16,
     winner_before: Option<Color>,
-    lost_by_forbidden_before: Option<ForbiddenKind>,
+    lost_by_forbidden_before: Option<(u16, ForbiddenKind)>,
     bbox_before: [u8; 4],
 }
 
@@ -99,7 +99,8 @@ pub struct Board {
     tables: [&'static [u8]; 2],
     forbid: [bool; 2],
     winner: Option<Color>,
-    lost_by_forbidden: Option<ForbiddenKind>,
+    /// Black's losing forbidden move under RENJU: its cell and kind.
+    lost_by_forbidden: Option<(u16, ForbiddenKind)>,
     /// Bounding box of the stones: min x, max x, min y, max y (board coordinates);
     /// min > max while the board is empty.
     bbox: [u8; 4],
@@ -312,9 +313,15 @@ impl Board {
         b.winner = [Color::Black, Color::White]
             .into_iter()
             .find(|&c| b.has_winning_run(c));
-        if b.winner.is_none() && rule == Rule::Renju && b.has_long_run(Color::Black) {
+        if b.winner.is_none()
+            && rule == Rule::Renju
+            && let Some(run) = b
+                .winning_lines(Color::Black)
+                .into_iter()
+                .find(|r| r.len() > 5)
+        {
             // Black cannot have made six in a row without a forbidden move.
-            b.lost_by_forbidden = Some(ForbiddenKind::Overline);
+            b.lost_by_forbidden = Some((run[0] as u16, ForbiddenKind::Overline));
             b.winner = Some(Color::White);
         }
         Ok(b)
@@ -401,7 +408,13 @@ impl Board {
 
     /// Under RENJU, the kind of forbidden move black made (and lost by), if any.
     pub fn lost_by_forbidden(&self) -> Option<ForbiddenKind> {
-        self.lost_by_forbidden
+        self.lost_by_forbidden.map(|(_, k)| k)
+    }
+
+    /// Under RENJU, black's losing forbidden move: the point played (for a position set
+    /// up from stone lists with an overline, the overline's first stone) and its kind.
+    pub fn forbidden_move(&self) -> Option<(Point, ForbiddenKind)> {
+        self.lost_by_forbidden.map(|(c, k)| (point_of(c.into()), k))
     }
 
     /// Whether the game is over: a winner, or a full board (a draw).
@@ -513,7 +526,7 @@ impl Board {
         };
         self.make(c);
         if let Some(kind) = forbidden {
-            self.lost_by_forbidden = Some(kind);
+            self.lost_by_forbidden = Some((c as u16, kind));
             self.winner = Some(Color::White);
         }
         Ok(())
@@ -743,10 +756,6 @@ impl Board {
     /// Whether `color` has a winning run on the board.
     fn has_winning_run(&self, color: Color) -> bool {
         self.runs(color).any(|len| self.rule.run_wins(color, len))
-    }
-
-    fn has_long_run(&self, color: Color) -> bool {
-        self.runs(color).any(|len| len > 5)
     }
 
     /// Lengths of the maximal runs of `color` of five or more.

@@ -12,6 +12,8 @@
 //! - [`values`]: point values from the patterns (the seed's "importance");
 //! - [`board`]: [`Board`] — stones, side to move, incremental patterns, Zobrist key,
 //!   win detection and the recursive renju forbidden-point judgement;
+//! - [`analysis`]: winner and five, forbidden points, each side's fours and open threes;
+//! - [`search`]: forced facts, VCF, VCT, alpha-beta (the next move);
 //! - [`error`]: [`GomokuError`], one variant per fault.
 //!
 //! # Driving the engine from a game loop (the `pbrain-gameai` protocol binary)
@@ -36,16 +38,38 @@
 //! is built for one rule (the patterns depend on it): when `INFO rule` changes, rebuild
 //! it with [`Board::from_moves`] from [`Board::history`].
 //!
-//! The search (module `search`, next) takes `&mut Board` plus limits — a deadline, a
-//! node limit, and a hash-table memory cap drawn from
-//! [`crate::memory_budget::MemoryBudget`] — and answers the move, score, principal
-//! variation, forced-win length, nodes and depth.
+//! The search ([`search`]) takes `&mut Board` (left as it was) and [`search::Limits`] —
+//! a hard deadline, an optional soft deadline (no new iteration after it), a node
+//! limit, a depth limit — and answers a [`search::SearchResult`]: `best` (always an
+//! empty point, never forbidden to black), `score`, `pv`, `forced_win_in` /
+//! `forced_loss_in` (own / opponent moves to the five when proven), `nodes`, `depth`,
+//! `seldepth`, `reason`, `elapsed`. A [`search::Searcher`] owns the transposition table
+//! and is kept between moves of a game; its memory cap is drawn from
+//! [`crate::memory_budget::MemoryBudget`] (a smaller table when refused):
+//!
+//! ```
+//! use std::time::{Duration, Instant};
+//! use gameai::gomoku::search::{Limits, Searcher};
+//! # use gameai::gomoku::{Board, Rule};
+//! # let mut board = Board::new(20, Rule::Freestyle).unwrap();
+//! let mut searcher = Searcher::new(64 << 20); // INFO max_memory, say
+//! let deadline = Instant::now() + Duration::from_millis(50); // timeout_turn - reserve
+//! let answer = searcher.search(&mut board, &Limits::until(deadline)).unwrap();
+//! board.play(answer.best).unwrap();
+//! // RESTART / a new game: searcher.clear().
+//! ```
+//!
+//! `search` errors with [`GomokuError::GameOver`] after a five (or black's forbidden
+//! move), and [`GomokuError::NoMove`] on a full board or when every empty point is
+//! forbidden to black.
 
+pub mod analysis;
 pub mod board;
 pub mod error;
 pub mod patterns;
 pub mod point;
 pub mod rules;
+pub mod search;
 pub mod values;
 
 pub use board::Board;

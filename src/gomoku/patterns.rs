@@ -169,6 +169,19 @@ pub fn line_table(rule: LineRule) -> &'static [u8] {
     TABLES[rule.index()].get_or_init(|| build_line_table(rule))
 }
 
+/// Builds every pattern, combination and point-value table now (the server does so at
+/// start, so that no request pays for it). Returns the bytes they hold.
+pub fn init() -> usize {
+    for rule in [LineRule::Long, LineRule::Exact, LineRule::RenjuBlack] {
+        line_table(rule);
+    }
+    for forbidden in [false, true] {
+        combo_table(forbidden);
+        super::values::point_value(0, forbidden);
+    }
+    3 * (1 << KEY_BITS) + 2 * (1 << 16) * 3
+}
+
 /// The pattern of the line with key `key` (cell values as seen by `color`) under `rule`.
 pub fn line_pattern(table: &[u8], key: u32, color: Color) -> LinePattern {
     let k = match color {
@@ -187,20 +200,25 @@ const CONFIGS: usize = 59_049;
 
 fn build_line_table(rule: LineRule) -> Box<[u8]> {
     let mut memo = vec![u8::MAX; CONFIGS];
+    // The ternary index of a key is the sum of its two halves' (5 slots each): one
+    // lookup per half instead of a loop per key (this also keeps debug builds quick).
+    let half: Vec<usize> = (0..1024u32)
+        .map(|bits| {
+            (0..5)
+                .fold((0, 1), |(index, pow), slot| {
+                    let t = match (bits >> (2 * slot)) & 3 {
+                        EMPTY => T_EMPTY,
+                        BLACK => T_OWN,
+                        _ => T_BLOCKED,
+                    };
+                    (index + usize::from(t) * pow, pow * 3)
+                })
+                .0
+        })
+        .collect();
     let mut table = vec![0u8; 1 << KEY_BITS].into_boxed_slice();
     for (key, entry) in table.iter_mut().enumerate() {
-        let mut index = 0usize;
-        let mut pow = 1usize;
-        for slot in 0..10 {
-            let v = (key >> (2 * slot)) & 3;
-            let t = match v as u32 {
-                EMPTY => T_EMPTY,
-                BLACK => T_OWN,
-                _ => T_BLOCKED,
-            };
-            index += usize::from(t) * pow;
-            pow *= 3;
-        }
+        let index = half[key & 1023] + 243 * half[key >> 10];
         *entry = classify(index, rule, &mut memo);
     }
     table
