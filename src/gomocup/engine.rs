@@ -197,7 +197,6 @@ mod tests {
     use super::*;
     use crate::gomocup::game::Stone;
     use std::sync::atomic::AtomicBool;
-    use std::time::{Duration, Instant};
 
     #[test]
     fn protocol_rows_count_from_the_top_engine_rows_from_the_bottom() {
@@ -241,16 +240,7 @@ mod tests {
             },
         ];
         let stop = AtomicBool::new(false);
-        let request = ThinkRequest {
-            size: 15,
-            rule: Rule::Renju,
-            stones: &stones,
-            to_move: Colour::Black,
-            deadline: Instant::now(),
-            budget: Duration::ZERO,
-            memory_bytes: None,
-            stop: &stop,
-        };
+        let request = ThinkRequest::immediate(15, Rule::Renju, &stones, Colour::Black, &stop);
         let board = board_for(&request).unwrap();
         assert_eq!(board.rule(), EngineRule::Renju);
         assert_eq!(board.to_move(), Color::Black);

@@ -269,7 +269,6 @@ mod tests {
     use super::*;
     use crate::gomocup::game::Stone;
     use std::sync::atomic::AtomicBool;
-    use std::time::{Duration, Instant};
 
     /// A board from rows as drawn, top row first: `X` black, `O` white, `.` empty.
     fn board(rule: Rule, rows: &[&str]) -> OnePlyBoard {
@@ -292,16 +291,7 @@ mod tests {
             }
         }
         let stop = AtomicBool::new(false);
-        let request = ThinkRequest {
-            size,
-            rule,
-            stones: &stones,
-            to_move: Colour::Black,
-            deadline: Instant::now(),
-            budget: Duration::ZERO,
-            memory_bytes: None,
-            stop: &stop,
-        };
+        let request = ThinkRequest::immediate(size, rule, &stones, Colour::Black, &stop);
         OnePlyBoard::from_request(&request)
     }
 

@@ -32,6 +32,29 @@ pub struct ThinkRequest<'a> {
     pub stop: &'a AtomicBool,
 }
 
+impl<'a> ThinkRequest<'a> {
+    /// A request to answer at once (no thinking time, no memory limit), for tools and
+    /// tests that only want a player's immediate choice.
+    pub fn immediate(
+        size: u32,
+        rule: Rule,
+        stones: &'a [Stone],
+        to_move: Colour,
+        stop: &'a AtomicBool,
+    ) -> ThinkRequest<'a> {
+        ThinkRequest {
+            size,
+            rule,
+            stones,
+            to_move,
+            deadline: Instant::now(),
+            budget: Duration::ZERO,
+            memory_bytes: None,
+            stop,
+        }
+    }
+}
+
 /// A player's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
