@@ -56,18 +56,30 @@ pub type StartupTask = Box<dyn FnOnce() + Send + 'static>;
 
 /// The engines' start-up work: builds the mahjong winning-set tables
 /// ([`crate::mahjong::tables::init`]) and records `gameai_mahjong_tables_build_seconds`
-/// and `gameai_mahjong_tables_bytes`. `main` passes these to [`serve`], so health stays
-/// NOT_SERVING until the tables exist.
+/// and `gameai_mahjong_tables_bytes`; builds the gomoku pattern tables
+/// ([`crate::gomoku::patterns::init`], 3.4 MB). `main` passes these to [`serve`], so
+/// health stays NOT_SERVING until the tables exist.
 pub fn engine_startup_tasks() -> Vec<StartupTask> {
-    vec![Box::new(|| {
-        let stats = crate::mahjong::tables::init();
-        crate::telemetry::record_mahjong_tables(stats.build_seconds, stats.bytes);
-        tracing::info!(
-            build_seconds = stats.build_seconds,
-            bytes = stats.bytes,
-            "mahjong tables built"
-        );
-    })]
+    vec![
+        Box::new(|| {
+            let stats = crate::mahjong::tables::init();
+            crate::telemetry::record_mahjong_tables(stats.build_seconds, stats.bytes);
+            tracing::info!(
+                build_seconds = stats.build_seconds,
+                bytes = stats.bytes,
+                "mahjong tables built"
+            );
+        }),
+        Box::new(|| {
+            let started = std::time::Instant::now();
+            let bytes = crate::gomoku::patterns::init();
+            tracing::info!(
+                build_seconds = started.elapsed().as_secs_f64(),
+                bytes,
+                "gomoku pattern tables built"
+            );
+        }),
+    ]
 }
 
 /// Server settings (the CLI flags of `main`, less the addresses).
