@@ -7,10 +7,10 @@
 #[path = "../src/bin/loadgen/client.rs"]
 #[allow(dead_code)]
 mod client;
+mod common;
 #[path = "../src/bin/loadgen/requests.rs"]
 #[allow(dead_code)]
 mod requests;
-mod common;
 
 use std::time::Duration;
 
@@ -50,7 +50,9 @@ async fn every_request_file_line_is_answered_ok() {
                         Duration::from_secs(30),
                     )
                     .await;
-                    result.err().map(|s| format!("call {i} ({}): {s:?}", call.tag))
+                    result
+                        .err()
+                        .map(|s| format!("call {i} ({}): {s:?}", call.tag))
                 }
             })
             .buffer_unordered(8)
