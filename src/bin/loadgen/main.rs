@@ -128,6 +128,34 @@ struct Cli {
     /// Never draw the progress bar.
     #[arg(long)]
     no_progress: bool,
+
+    /// Send nothing: write each request's protobuf bytes to DIR/<method in
+    /// snake_case>/<index>.pb (seed corpora for the fuzz targets) and exit.
+    #[arg(long, value_name = "DIR")]
+    dump_corpus: Option<PathBuf>,
+}
+
+/// `SuggestMahjongDiscard` -> `suggest_mahjong_discard` (the fuzz targets' names).
+fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+fn dump_corpus(calls: &[Call], dir: &std::path::Path) -> Result<(), String> {
+    for (i, call) in calls.iter().enumerate() {
+        let sub = dir.join(snake_case(&call.method));
+        std::fs::create_dir_all(&sub).map_err(|e| format!("{}: {e}", sub.display()))?;
+        let file = sub.join(format!("{i:05}.pb"));
+        std::fs::write(&file, &call.body).map_err(|e| format!("{}: {e}", file.display()))?;
+    }
+    eprintln!("wrote {} requests under {}", calls.len(), dir.display());
+    Ok(())
 }
 
 fn load_calls(cli: &Cli) -> Result<Vec<Call>, String> {
@@ -235,6 +263,9 @@ async fn run_cli(cli: Cli) -> Result<(), String> {
         return Err("--rate must be a positive number of calls per second".into());
     }
     let calls = load_calls(&cli)?;
+    if let Some(dir) = &cli.dump_corpus {
+        return dump_corpus(&calls, dir);
+    }
     let (group_names, group_of) = groups(&calls, cli.by_tag);
     let duration = match (cli.duration, cli.count) {
         (None, None) => Some(Duration::from_secs(10)),
