@@ -3,6 +3,7 @@
 #
 #   bash fuzz/run.sh --seconds 20            # every target for 20 s (the CI smoke)
 #   bash fuzz/run.sh --runs 10000000 T...    # 10M executions of each target named
+#   bash fuzz/run.sh --runs 10000000 --seconds 900   # whichever comes first
 #
 # cargo-fuzz's default sanitizer (AddressSanitizer) needs nightly's -Z flags, so the
 # targets are built with `-s none`: libFuzzer's coverage instrumentation and the Rust
@@ -15,15 +16,18 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 CARGO_FUZZ_VERSION=0.13.2
-mode=(-max_total_time=20)
+seconds=20
+runs=()
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --seconds) mode=(-max_total_time="$2"); shift 2 ;;
-    --runs) mode=(-runs="$2"); shift 2 ;;
+    --seconds) seconds="$2"; shift 2 ;;
+    --runs) runs=(-runs="$2"); [ "$seconds" = 20 ] && seconds=0; shift 2 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
+# --runs alone: no time limit (libFuzzer's 0); both: whichever ends first.
+mode=(-max_total_time="$seconds" "${runs[@]}")
 
 if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then
   cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
@@ -38,7 +42,6 @@ if [ ! -d seeds ]; then
     target/release/loadgen --requests bench/requests/*.jsonl --dump-corpus fuzz/seeds)
 fi
 
-summary=()
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
   seeds=()
@@ -51,9 +54,8 @@ for t in "${targets[@]}"; do
     echo "fuzz target $t FAILED: input in fuzz/artifacts/$t/" >&2
     exit 1
   fi
-  runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo '?')
   rate=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo '?')
-  summary+=("$t: $runs executions ($rate/s), 0 crashes")
+  total=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
+  echo "$t: $total executions ($rate/s), 0 crashes"
   rm -f "$log"
 done
-printf '%s\n' "${summary[@]}"

@@ -70,9 +70,9 @@ struct Cli {
     #[arg(long, requires = "method", conflicts_with = "files")]
     data: Option<String>,
 
-    /// Keep only lines whose tag starts with this.
-    #[arg(long)]
-    tag: Option<String>,
+    /// Keep only lines whose tag contains one of these (e.g. --tag shanten0 shanten1).
+    #[arg(long, num_args = 1..)]
+    tag: Vec<String>,
 
     /// Give every method the same share of calls, whatever its number of lines
     /// (default: cycle through all lines in order).
@@ -179,8 +179,8 @@ fn load_calls(cli: &Cli) -> Result<Vec<Call>, String> {
         }
         calls.extend(lines);
     }
-    if let Some(prefix) = &cli.tag {
-        calls.retain(|c| c.tag.starts_with(prefix.as_str()));
+    if !cli.tag.is_empty() {
+        calls.retain(|c| cli.tag.iter().any(|t| c.tag.contains(t.as_str())));
     }
     if calls.is_empty() {
         return Err("no calls to make: give --requests FILE..., --health or --method with --data (and check --method / --tag filters)".into());

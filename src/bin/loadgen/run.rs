@@ -329,7 +329,8 @@ async fn probe_health(channel: Channel, every: Duration, window: Arc<Window>) ->
     };
     let mut ticker = tokio::time::interval(every);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    while !window.finished.load(Ordering::Relaxed) {
+    // At least one probe, however short the run.
+    loop {
         ticker.tick().await;
         let t = Instant::now();
         let result = client::unary(
@@ -346,6 +347,9 @@ async fn probe_health(channel: Channel, every: Duration, window: Arc<Window>) ->
             Ok(Ok(ServingStatus::Serving)) => stats.serving += 1,
             Ok(Ok(_)) => stats.not_serving += 1,
             _ => stats.errors += 1,
+        }
+        if window.finished.load(Ordering::Relaxed) {
+            break;
         }
     }
     stats
