@@ -8,6 +8,7 @@ import json
 import os
 import socket
 import subprocess
+import sys
 import threading
 import time
 
@@ -125,3 +126,17 @@ def wait_serving(binary, addr, seconds=30):
             pass
         time.sleep(0.2)
     raise RuntimeError(f"{addr} not SERVING after {seconds} s")
+
+
+def finish(name, summary, failures, json_out=None):
+    """Prints `summary` (and writes it to `json_out`), then the verdict; the exit code."""
+    summary["failures"] = failures
+    print(json.dumps(summary, indent=1))
+    if json_out:
+        with open(json_out, "w") as f:
+            json.dump(summary, f, indent=1)
+    if failures:
+        print(f"{name} FAILED: " + "; ".join(failures), file=sys.stderr)
+        return 1
+    print(f"{name} passed")
+    return 0

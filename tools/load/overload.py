@@ -21,7 +21,6 @@ probes health on a connection of its own every 250 ms. Passes when:
 """
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -96,16 +95,7 @@ def main():
         failures.append(f"accepted calls p99 {by_code['OK']['p99']} ms > {a.ok_p99_ms}")
     if peak > limit:
         failures.append(f"peak RSS {peak / 2**20:.0f} MiB > 2 x idle + budget = {limit / 2**20:.0f} MiB")
-    summary["failures"] = failures
-    print(json.dumps(summary, indent=1))
-    if a.json_out:
-        with open(a.json_out, "w") as f:
-            json.dump(summary, f, indent=1)
-    if failures:
-        print("overload FAILED: " + "; ".join(failures), file=sys.stderr)
-        return 1
-    print(f"overload passed: {a.seconds} s at {concurrency} in flight (limit {a.max_inflight})")
-    return 0
+    return g.finish("overload", summary, failures, a.json_out)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@
 """
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -71,15 +70,7 @@ def main():
         failures.append(f"RSS drift {drift:+.1%} beyond {a.max_drift:.0%}")
     if not alive:
         failures.append("the server died")
-    summary["failures"] = failures
-    print(json.dumps(summary, indent=1))
-    if a.json_out:
-        with open(a.json_out, "w") as f:
-            json.dump(summary, f, indent=1)
-    if failures:
-        print("soak FAILED: " + "; ".join(failures), file=sys.stderr)
-        return 1
-    return 0
+    return g.finish("soak", summary, failures, a.json_out)
 
 
 if __name__ == "__main__":
