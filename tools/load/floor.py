@@ -23,9 +23,10 @@ import sys
 
 import gameai_proc as g
 
-# (name, loadgen arguments). Discards are split at 3 shanten: below it the exact
-# computation ends well within the 1 s default budget; from it on many calls run to
-# the budget and answer the estimate (exact: false).
+# (name, loadgen arguments). Mahjong discards and calls are split at 3 shanten: below
+# it the exact computation ends well within the 1 s default budget; from it on many
+# calls run to the budget and answer the estimate (exact: false), so their capacity
+# at a given concurrency is set by the budget (wall clock), not by the CPU.
 WORKLOADS = [
     ("Health/Check (floor)", ["--health"]),
     ("ListDouDizhuPlays", ["--requests", "doudizhu_list"]),
@@ -33,7 +34,10 @@ WORKLOADS = [
     ("SuggestDouDizhuPlay, heuristic", ["--requests", "doudizhu_play"]),
     ("SuggestDouDizhuPlay, SEARCH 100 ms", ["--requests", "doudizhu_play_search"]),
     ("AnalyzeMahjongHand", ["--requests", "mahjong_analyze"]),
-    ("SuggestMahjongCall", ["--requests", "mahjong_call"]),
+    ("SuggestMahjongCall, 0-2 shanten",
+     ["--requests", "mahjong_call", "--tag", "shanten-1", "shanten0", "shanten1", "shanten2"]),
+    ("SuggestMahjongCall, 3-6 shanten",
+     ["--requests", "mahjong_call", "--tag", "shanten3", "shanten4", "shanten5", "shanten6"]),
     ("SuggestMahjongDiscard, 0-2 shanten",
      ["--requests", "mahjong_discard", "--tag", "shanten-1", "shanten0", "shanten1", "shanten2"]),
     ("SuggestMahjongDiscard, 3-6 shanten",
