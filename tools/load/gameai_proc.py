@@ -36,8 +36,25 @@ def load_average():
         return " ".join(f.read().split()[:3])
 
 
+def is_envelope_file(path):
+    """Whether the first request line of `path` is an envelope (method + request):
+    only those files can be mixed with others in one loadgen run."""
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("//"):
+                obj = json.loads(line)
+                return "method" in obj and "request" in obj
+    return False
+
+
 def requests(*names):
-    """Paths of bench/requests files by name (without .jsonl), existing ones only."""
+    """Paths of bench/requests files by name (without .jsonl), existing ones only;
+    with no names, every envelope file of the folder."""
+    if not names:
+        names = sorted(f[:-6] for f in os.listdir(REQUESTS) if f.endswith(".jsonl"))
+        paths = [os.path.join(REQUESTS, n + ".jsonl") for n in names]
+        return [p for p in paths if is_envelope_file(p)]
     paths = [os.path.join(REQUESTS, n + ".jsonl") for n in names]
     return [p for p in paths if os.path.exists(p)]
 

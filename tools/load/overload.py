@@ -41,9 +41,7 @@ def main():
     ap.add_argument("--json-out")
     a = ap.parse_args()
 
-    files = g.requests("mahjong_discard", "mahjong_call", "mahjong_analyze",
-                       "mahjong_game_states", "doudizhu_play_search", "doudizhu_play",
-                       "doudizhu_list", "doudizhu_bid", "gomoku_move", "gomoku_position")
+    files = g.requests()
     concurrency = a.factor * a.max_inflight
     with g.Server(a.binary, ["--max-inflight", str(a.max_inflight),
                              "--engine-memory-mb", str(a.engine_memory_mb)]) as server:

@@ -28,8 +28,7 @@ def main():
     ap.add_argument("--max-drift", type=float, default=0.05)
     ap.add_argument("--json-out")
     a = ap.parse_args()
-    files = [os.path.join(g.REQUESTS, f) for f in sorted(os.listdir(g.REQUESTS))
-             if f.endswith(".jsonl")]
+    files = g.requests()
     mix = ["--requests", *files, "--balance-methods", "--shuffle-seed", "7",
            "--connections", "2", "--timeout", "15s"]
     with g.Server(a.binary) as server:
