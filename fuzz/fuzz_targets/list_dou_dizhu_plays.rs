@@ -1,7 +1,7 @@
 //! `ListDouDizhuPlays`: prost decode, validation, move generation.
 #![no_main]
-use gameai::proto::dou_dizhu_service_server::DouDizhuService;
 use gameai::proto::ListDouDizhuPlaysRequest;
+use gameai::proto::dou_dizhu_service_server::DouDizhuService;
 use gameai::service::doudizhu::DouDizhuApi;
 use gameai_fuzz::{block_on, check, decode};
 use libfuzzer_sys::fuzz_target;

@@ -1,8 +1,8 @@
 //! `SuggestDouDizhuPlay`: prost decode, validation and the history's consistency
 //! (`GameState::derive`), the heuristic policy or the search within a 3 ms budget.
 #![no_main]
-use gameai::proto::dou_dizhu_service_server::DouDizhuService;
 use gameai::proto::SuggestDouDizhuPlayRequest;
+use gameai::proto::dou_dizhu_service_server::DouDizhuService;
 use gameai::service::doudizhu::DouDizhuApi;
 use gameai_fuzz::{BUDGET_MS, block_on, check, decode};
 use libfuzzer_sys::fuzz_target;

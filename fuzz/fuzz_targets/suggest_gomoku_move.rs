@@ -2,8 +2,8 @@
 //! (The engine is not built yet: the handler answers UNIMPLEMENTED, which `check`
 //! allows, so today this target fuzzes prost's decoding of the contract.)
 #![no_main]
-use gameai::proto::gomoku_service_server::GomokuService;
 use gameai::proto::SuggestGomokuMoveRequest;
+use gameai::proto::gomoku_service_server::GomokuService;
 use gameai::service::gomoku::GomokuApi;
 use gameai_fuzz::{BUDGET_MS, block_on, check, decode};
 use libfuzzer_sys::fuzz_target;

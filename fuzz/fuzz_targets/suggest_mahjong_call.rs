@@ -1,8 +1,8 @@
 //! `SuggestMahjongCall`: prost decode, validation, the call decision within a 3 ms
 //! budget.
 #![no_main]
-use gameai::proto::mahjong_service_server::MahjongService;
 use gameai::proto::SuggestMahjongCallRequest;
+use gameai::proto::mahjong_service_server::MahjongService;
 use gameai::service::mahjong::MahjongApi;
 use gameai_fuzz::{BUDGET_MS, block_on, check, decode};
 use libfuzzer_sys::fuzz_target;

@@ -1,8 +1,8 @@
 //! `SuggestMahjongDiscard`: prost decode, validation, the win-probability engine
 //! within a 3 ms budget (so most hands end in its estimate).
 #![no_main]
-use gameai::proto::mahjong_service_server::MahjongService;
 use gameai::proto::SuggestMahjongDiscardRequest;
+use gameai::proto::mahjong_service_server::MahjongService;
 use gameai::service::mahjong::MahjongApi;
 use gameai_fuzz::{BUDGET_MS, block_on, check, decode};
 use libfuzzer_sys::fuzz_target;
