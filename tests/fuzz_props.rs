@@ -50,31 +50,11 @@ fn tile_text(max: usize) -> impl Strategy<Value = String> {
             for &k in &s[..n] {
                 counts[k] += 1;
             }
-            mpsz(&counts)
+            TileCounts(counts).to_string()
         })),
         1 => "[0-9mpsz ]{0,20}",
         1 => ".{0,6}",
     ]
-}
-
-fn mpsz(counts: &[u8; 34]) -> String {
-    let mut out = String::new();
-    for (suit, letter) in ['m', 'p', 's', 'z'].into_iter().enumerate() {
-        let size = if suit == 3 { 7 } else { 9 };
-        let digits: String = (0..size)
-            .flat_map(|r| {
-                std::iter::repeat_n(
-                    char::from(b'1' + r as u8),
-                    usize::from(counts[suit * 9 + r]),
-                )
-            })
-            .collect();
-        if !digits.is_empty() {
-            out.push_str(&digits);
-            out.push(letter);
-        }
-    }
-    out
 }
 
 fn meld() -> impl Strategy<Value = Meld> {

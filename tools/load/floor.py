@@ -5,13 +5,16 @@ For each workload (the health check first: the floor, the cost of the RPC machin
 alone), loadgen measures:
 
 1. capacity: OK calls per second, closed loop, --concurrency workers over 2
-   connections, after a warm-up;
+   connections, after a warm-up, in --rounds chunks of --chunk seconds, each right
+   after a chunk of the health check; the ratio to the floor is the median over the
+   rounds of (RPC chunk / the floor chunk before it), so that the machine's drifting
+   free CPU cancels out;
 2. p50 / p99 at 50% and at 90% of that capacity, open loop (latency from each call's
    intended send time, so queueing is not hidden).
 
-Prints a Markdown table (capacity as a ratio to the floor measured in the same run)
-and, with --json-out, everything. The load average is printed before and after: the
-machine is shared, so only ratios from one run compare.
+Prints a Markdown table and, with --json-out, everything. Calls other than OK are
+counted in the table (the open loop can overrun --max-inflight 256 when the machine
+stalls).
 
   python3 tools/load/floor.py --seconds 10
 """
@@ -19,6 +22,7 @@ machine is shared, so only ratios from one run compare.
 import argparse
 import json
 import os
+import statistics
 import sys
 
 import gameai_proc as g
@@ -68,7 +72,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--binary", default=os.path.join(g.ROOT, "target/release/gameai"))
     ap.add_argument("--loadgen", default=os.path.join(g.ROOT, "target/release/loadgen"))
-    ap.add_argument("--seconds", type=int, default=10)
+    ap.add_argument("--seconds", type=int, default=10, help="each open-loop run")
+    ap.add_argument("--chunk", type=int, default=4, help="each closed-loop chunk")
+    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--concurrency", type=int, default=16)
     ap.add_argument("--only", nargs="*", help="workload names to run (substring)")
@@ -77,57 +83,69 @@ def main():
 
     results = []
     print(f"load average before: {g.load_average()}", file=sys.stderr)
+    health = expand(WORKLOADS[0][1])
     with g.Server(a.binary, ["--max-inflight", "256"]) as server:
         g.wait_serving(a.loadgen, server.addr)
+
+        def closed(args, seconds):
+            r = g.loadgen(a.loadgen, server.addr, *args, "--connections", "2",
+                          "--warmup", f"{a.warmup}s", "--duration", f"{seconds}s",
+                          "--timeout", "15s", "--concurrency", a.concurrency)
+            return r["total"]["ok_throughput"], r["total"]
+
         for name, args in WORKLOADS:
             if a.only and not any(o in name for o in a.only):
                 continue
             args = expand(args)
             if args is None:
                 continue
-            common = [*args, "--connections", "2", "--warmup", f"{a.warmup}s",
-                      "--duration", f"{a.seconds}s", "--timeout", "15s"]
-            cap = g.loadgen(a.loadgen, server.addr, *common, "--concurrency", a.concurrency)
-            capacity = cap["total"]["ok_throughput"]
-            row = {"name": name, "capacity": capacity, "closed": cap["total"],
+            # The machine's free CPU drifts from minute to minute: alternate short
+            # chunks of the floor and of the RPC, and take each RPC chunk's ratio to
+            # the floor chunk just before it; the median of the rounds is the figure.
+            rounds = []
+            for _ in range(a.rounds):
+                floor_rate, _ = closed(health, a.chunk)
+                rate, total = closed(args, a.chunk)
+                rounds.append({"floor": floor_rate, "capacity": rate, "ratio": rate / floor_rate,
+                               "codes": total["codes"]})
+            capacity = statistics.median(r["capacity"] for r in rounds)
+            row = {"name": name, "capacity": capacity, "rounds": rounds,
+                   "ratio": statistics.median(r["ratio"] for r in rounds),
+                   "floor": statistics.median(r["floor"] for r in rounds),
                    "load_average": g.load_average()}
             for share in (0.5, 0.9):
                 rate = max(capacity * share, 0.5)
-                r = g.loadgen(a.loadgen, server.addr, *common, "--rate", f"{rate:.3f}",
-                              "--concurrency", "512")
+                r = g.loadgen(a.loadgen, server.addr, *args, "--connections", "2",
+                              "--warmup", f"{a.warmup}s", "--duration", f"{a.seconds}s",
+                              "--timeout", "15s", "--rate", f"{rate:.3f}", "--concurrency", "512")
                 row[f"open_{int(share * 100)}"] = {"rate": rate, "total": r["total"],
                                                     "send_lag_ms": r["send_lag_ms"]}
             results.append(row)
-            print(f"{name}: {capacity:.1f} calls/s (load {row['load_average']})", file=sys.stderr)
+            print(f"{name}: {capacity:.1f} calls/s, {row['ratio']:.4f} of the floor "
+                  f"(load {row['load_average']})", file=sys.stderr)
     print(f"load average after: {g.load_average()}", file=sys.stderr)
 
-    floor = results[0]["capacity"] if results and "floor" in results[0]["name"] else None
-    print("| RPC (request file) | capacity calls/s | ratio to floor | p50 / p99 ms at 50% | "
-          "p50 / p99 ms at 90% | codes |")
-    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    print("| RPC (request file) | capacity calls/s | floor calls/s | ratio to floor | "
+          "p50 / p99 ms at 50% | p50 / p99 ms at 90% | send lag p99 at 90% ms | load avg | not OK |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
     for r in results:
-        ratio = f"{r['capacity'] / floor:.3f}" if floor else "-"
         cells = []
         for k in ("open_50", "open_90"):
             lat = r[k]["total"]["latency_ms"] or {}
-            cells.append(f"{lat.get('p50', 0):.2f} / {lat.get('p99', 0):.2f}")
-        codes = dict(r["closed"]["codes"])
-        for k in ("open_50", "open_90"):
-            for c, n in r[k]["total"]["codes"].items():
-                codes[c] = codes.get(c, 0) + n
-        print(f"| {r['name']} | {r['capacity']:,.1f} | {ratio} | {cells[0]} | {cells[1]} | "
-              f"{' '.join(f'{c} {n}' for c, n in sorted(codes.items()))} |")
+            cells.append(f"{lat.get('p50', 0):.2f} / {lat.get('p99', 0):.1f}")
+        bad = {}
+        for codes in [x["codes"] for x in r["rounds"]] + [r[k]["total"]["codes"] for k in ("open_50", "open_90")]:
+            for c, n in codes.items():
+                if c != "OK":
+                    bad[c] = bad.get(c, 0) + n
+        lag = (r["open_90"]["send_lag_ms"] or {}).get("p99", 0)
+        print(f"| {r['name']} | {r['capacity']:,.1f} | {r['floor']:,.0f} | {r['ratio']:.4f} | "
+              f"{cells[0]} | {cells[1]} | {lag:.1f} | {r['load_average'].split()[0]} | "
+              f"{' '.join(f'{c} {n}' for c, n in sorted(bad.items())) or '-'} |")
     if a.json_out:
         with open(a.json_out, "w") as f:
             json.dump(results, f, indent=1)
-    bad = [r["name"] for r in results
-           if any(set(x["codes"]) - {"OK"} for x in
-                  (r["closed"], r["open_50"]["total"], r["open_90"]["total"]))]
-    if bad:
-        print(f"calls other than OK in: {bad}", file=sys.stderr)
-        return 1
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
