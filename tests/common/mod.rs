@@ -112,19 +112,24 @@ pub async fn health(channel: &Channel, service: &str) -> Result<ServingStatus, t
     Ok(response.into_inner().status())
 }
 
-/// Polls health until `service` is SERVING; panics after 30 s (a debug build takes
-/// about 5 s to build the mahjong tables on a loaded 2-core machine).
+/// Polls health until `service` is SERVING; panics after 60 s. (Building the mahjong
+/// tables takes a few seconds in a debug build, and several times that on a loaded
+/// shared machine: 10 s was not enough there.) The pause between polls doubles from
+/// 20 ms to 500 ms, so that a server whose stderr is a pipe nobody reads yet
+/// (`BinaryServer`) is not made to write one log line per poll for a minute.
 pub async fn wait_serving(channel: &Channel, service: &str) {
     let began = Instant::now();
+    let mut pause = Duration::from_millis(20);
     loop {
         if let Ok(ServingStatus::Serving) = health(channel, service).await {
             return;
         }
         assert!(
-            began.elapsed() < Duration::from_secs(30),
-            "{service:?} not SERVING after 30 s"
+            began.elapsed() < Duration::from_secs(60),
+            "{service:?} not SERVING after 60 s"
         );
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(Duration::from_millis(500));
     }
 }
 
