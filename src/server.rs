@@ -88,6 +88,9 @@ pub struct ServerConfig {
     /// Requests served at once (health and reflection excluded); beyond it
     /// `RESOURCE_EXHAUSTED`. 0 = no limit.
     pub max_inflight: usize,
+    /// Engine calls computed at once ([`crate::service::executor`]); 0 = the cores the
+    /// process may use. The process has one executor: the first server started sets it.
+    pub engine_threads: usize,
     /// Largest request message accepted, in bytes (encoded protobuf); a larger one is
     /// refused with `OUT_OF_RANGE` and the connection stays usable. Also the largest
     /// response sent.
@@ -113,7 +116,10 @@ pub struct ServerConfig {
 impl Default for ServerConfig {
     fn default() -> Self {
         Self {
-            max_inflight: 64,
+            max_inflight: crate::service::executor::default_max_inflight(
+                crate::service::executor::available_cores(),
+            ),
+            engine_threads: 0,
             max_message_bytes: 1024 * 1024,
             request_budget: Duration::from_millis(10_000),
             default_budget: Duration::from_millis(1_000),
@@ -183,6 +189,14 @@ pub async fn serve(
 ) -> Result<(), ServeError> {
     let methods = Arc::new(method_table()?);
     crate::memory_budget::MemoryBudget::global().set_limit(config.engine_memory_bytes);
+    let engine_threads = crate::service::executor::configure(config.engine_threads);
+    tracing::info!(
+        engine_threads,
+        max_inflight = config.max_inflight,
+        "engine executor"
+    );
+    metrics::gauge!(telemetry::ENGINE_CALLS_RUNNING).increment(0.0);
+    metrics::gauge!(telemetry::ENGINE_CALLS_WAITING).increment(0.0);
     let metrics_handle = telemetry::prometheus_handle();
     // Export the limit's series from the start (at 0), not from the first shed call.
     metrics::counter!(telemetry::REQUESTS_SHED_TOTAL).increment(0);

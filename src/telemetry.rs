@@ -61,6 +61,10 @@ pub const REQUESTS_SHED_TOTAL: &str = "gameai_requests_shed_total";
 pub const MAHJONG_TABLES_BUILD_SECONDS: &str = "gameai_mahjong_tables_build_seconds";
 /// Gauge: bytes held by the mahjong tables.
 pub const MAHJONG_TABLES_BYTES: &str = "gameai_mahjong_tables_bytes";
+/// Gauge: engine calls computing now (at most `--engine-threads`).
+pub const ENGINE_CALLS_RUNNING: &str = "gameai_engine_calls_running";
+/// Gauge: admitted calls waiting for an engine thread.
+pub const ENGINE_CALLS_WAITING: &str = "gameai_engine_calls_waiting";
 /// Gauge: bytes of the process-wide engine memory budget reserved now.
 pub const ENGINE_MEMORY_USED_BYTES: &str = "gameai_engine_memory_used_bytes";
 /// Gauge: the process-wide engine memory budget (`--engine-memory-mb`).
@@ -135,6 +139,14 @@ fn describe_metrics() {
         MAHJONG_TABLES_BYTES,
         Unit::Bytes,
         "Memory held by the mahjong winning-set tables."
+    );
+    describe_gauge!(
+        ENGINE_CALLS_RUNNING,
+        "Engine calls computing now (at most --engine-threads)."
+    );
+    describe_gauge!(
+        ENGINE_CALLS_WAITING,
+        "Admitted calls waiting for an engine thread (their wait counts against their work budget)."
     );
     describe_gauge!(
         ENGINE_MEMORY_USED_BYTES,

@@ -72,7 +72,21 @@ fn run(budget_mb: u64, concurrency: usize, budget_ms: u32) -> Figures {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let _entered = runtime.enter();
     let budget = budget_mb.to_string();
-    let mut server = BinaryServer::start(&["--engine-memory-mb", &budget], &[]);
+    // Every hard call computes at once (not two at a time on two cores): the budget,
+    // not the executor, is what must bound the memory here.
+    let threads = (concurrency + 1).to_string();
+    let inflight = (2 * concurrency + 2).to_string();
+    let mut server = BinaryServer::start(
+        &[
+            "--engine-memory-mb",
+            &budget,
+            "--engine-threads",
+            &threads,
+            "--max-inflight",
+            &inflight,
+        ],
+        &[],
+    );
     let pid = server.child.id();
     let channel = server.channel.clone();
     let metrics_url = server.metrics_url.clone();

@@ -89,6 +89,7 @@ fn help_documents_every_flag_and_its_environment_variable() {
         ("--rpc-log-level", "GAMEAI_RPC_LOG_LEVEL"),
         ("--log-queue-lines", "GAMEAI_LOG_QUEUE_LINES"),
         ("--max-inflight", "GAMEAI_MAX_INFLIGHT"),
+        ("--engine-threads", "GAMEAI_ENGINE_THREADS"),
         ("--max-message-bytes", "GAMEAI_MAX_MESSAGE_BYTES"),
         ("--request-budget-ms", "GAMEAI_REQUEST_BUDGET_MS"),
         ("--default-budget-ms", "GAMEAI_DEFAULT_BUDGET_MS"),
