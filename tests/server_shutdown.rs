@@ -58,7 +58,7 @@ fn env_config_and_json_logs_with_one_line_per_rpc() {
     assert!(
         lines.iter().any(|l| l["fields"]["config"]
             .as_str()
-            .is_some_and(|c| c.contains("max_inflight: 7"))),
+            .is_some_and(|c| c.contains("max_inflight: Some(7)"))),
         "{logs}"
     );
     // One line per RPC, in its span, with method, code and latency.
