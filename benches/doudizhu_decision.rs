@@ -201,10 +201,66 @@ fn default_search_on_recorded_games(_c: &mut Criterion) {
     }
 }
 
+/// The exact solver on random perfect-information positions (free lead of the landlord,
+/// hands split about evenly), by cards in all hands: nodes and time per solve, and how
+/// many hit a cap of 2,000,000 nodes.
+fn exact_solver(_c: &mut Criterion) {
+    use gameai::doudizhu::search::position::Position;
+    use gameai::doudizhu::search::solver::Solver;
+    use gameai::memory_budget::MemoryBudget;
+    let mut rng = StdRng::seed_from_u64(20261201);
+    let budget = MemoryBudget::leak(1 << 30);
+    let mut deck: Vec<char> = "3456789TJQKA2".chars().flat_map(|c| [c; 4]).collect();
+    deck.push('X');
+    deck.push('D');
+    for total in [10usize, 14, 18, 22] {
+        let mut times = Vec::new();
+        let mut nodes = Vec::new();
+        let mut capped = 0;
+        for _ in 0..60 {
+            deck.shuffle(&mut rng);
+            let a = total.div_ceil(3);
+            let b = (total - a) / 2;
+            let mut at = 0;
+            let mut hands = [Cards::EMPTY; 3];
+            for (s, n) in [a, b, total - a - b].into_iter().enumerate() {
+                let text: String = deck[at..at + n].iter().collect();
+                hands[s] = text.parse().expect("deck cards parse");
+                at += n;
+            }
+            let mut solver = Solver::new(Rules::default(), None, budget);
+            let t = Instant::now();
+            let r = solver.landlord_wins(
+                &Position {
+                    hands,
+                    turn: 0,
+                    last: None,
+                },
+                2_000_000,
+            );
+            times.push(t.elapsed());
+            nodes.push(solver.nodes());
+            capped += usize::from(r.is_err());
+        }
+        times.sort();
+        nodes.sort_unstable();
+        println!(
+            "exact solver, {total} cards in all, 60 positions: nodes p50 {} p90 {} max {}, time p50 {:?} p90 {:?} max {:?}, capped {capped}",
+            nodes[30],
+            nodes[54],
+            nodes[59],
+            percentile(&times, 0.5),
+            percentile(&times, 0.9),
+            times[59]
+        );
+    }
+}
+
 criterion_group!(
     benches,
     heuristic_lead,
     search_budget,
-    default_search_on_recorded_games
+    default_search_on_recorded_games,
+    exact_solver
 );
 criterion_main!(benches);

@@ -78,6 +78,11 @@ pub struct SearchConfig {
     pub inference: Inference,
     /// The playout policy's parameters.
     pub playout: Style,
+    /// Also try what the heuristic leaves out on principle: every bomb and the rocket
+    /// when following, every group of the hand's best decomposition when leading. Off
+    /// by default until a match shows it helps (`examples/doudizhu_match.rs`, player
+    /// `wide`).
+    pub wide: bool,
     /// Most worlds per decision (the deadline usually ends the search first; a cap makes
     /// a search reproducible whatever the machine's load, for tests and matches).
     pub max_worlds: u32,
@@ -96,6 +101,7 @@ impl Default for SearchConfig {
             playout_solve_nodes: 4_000,
             inference: Inference::DEFAULT,
             playout: Style::DEFAULT,
+            wide: false,
             max_worlds: u32::MAX,
             memory: MemoryBudget::global(),
         }
@@ -156,8 +162,33 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
                 cands.push(*p);
             }
         }
-    } else if to_beat.is_some() && !cands.contains(&None) {
-        cands.push(None);
+    } else {
+        if to_beat.is_some() && !cands.contains(&None) {
+            cands.push(None);
+        }
+        if cfg.wide {
+            // What the heuristic leaves out on principle: bombs and the rocket when
+            // following, the groups of the hand's best decomposition when leading.
+            let extra: Vec<Option<Play>> = match to_beat {
+                Some(_) => legal
+                    .iter()
+                    .filter(|p| p.is_some_and(|p| p.kind.is_bomb()))
+                    .copied()
+                    .collect(),
+                None => heuristic
+                    .evaluation
+                    .groups
+                    .iter()
+                    .filter(|g| legal.iter().any(|p| same(p, &Some(**g))))
+                    .map(|g| Some(*g))
+                    .collect(),
+            };
+            for p in extra {
+                if !cands.iter().any(|c| same(c, &p)) {
+                    cands.push(p);
+                }
+            }
+        }
     }
     let n_hand = st.hand.len();
     if let Some(out) = legal.iter().flatten().find(|p| p.card_count() == n_hand) {

@@ -1,0 +1,142 @@
+//! In-process duplicate matches between two Dou Dizhu players, for measuring what a
+//! change of the search buys without the noise of a loaded machine.
+//!
+//! Every deal (a seeded shuffle: landlord 20 cards with the last three as bottom cards,
+//! then 17 and 17) is played twice: A as landlord against two B farmers, then B as
+//! landlord against two A farmers. Each seat decides from its own observation (hand,
+//! seat, bottom cards, history), as through the service. A search player searches a
+//! fixed number of worlds per decision (not a time budget), so a match is reproducible
+//! and independent of the machine's load; `time50` and `time100` search by the clock
+//! instead.
+//!
+//! Prints A's share of the games won with its standard error (per-deal scores), and A's
+//! rate as landlord and as farmers.
+//!
+//! Run: `cargo run --release --example doudizhu_match -- A B DEALS SEED [WORLDS]`, e.g.
+//! `... -- default plain 200 1 32`. Players: `default` (the service's search),
+//! `heuristic`, `plain` (plain value playouts, no cooperation), `uniform` (no
+//! inference), `wide` (the extra candidates of `SearchConfig::wide`), `w16` / `w128` (16 / 128 worlds),
+//! `time50`, `time100`.
+
+use std::time::{Duration, Instant};
+
+use gameai::doudizhu::search::playout::Style;
+use gameai::doudizhu::search::worlds::Inference;
+use gameai::doudizhu::search::{self, SearchConfig};
+use gameai::doudizhu::state::{GameState, Observation, Seat};
+use gameai::doudizhu::strategy::decide_play;
+use gameai::doudizhu::{Cards, Play, Rules};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+
+#[derive(Clone, Copy)]
+enum Player {
+    Heuristic,
+    /// A search configuration and its time per decision.
+    Search(SearchConfig, Duration),
+}
+
+fn player(name: &str, worlds: u32) -> Result<Player, String> {
+    let mut c = SearchConfig {
+        max_worlds: worlds,
+        ..SearchConfig::default()
+    };
+    let clock = |ms| Player::Search(SearchConfig::default(), Duration::from_millis(ms));
+    match name {
+        "default" => {}
+        "heuristic" => return Ok(Player::Heuristic),
+        "plain" => c.playout = Style::PLAIN,
+        "uniform" => c.inference = Inference::UNIFORM,
+        "wide" => c.wide = true,
+        "w16" => c.max_worlds = 16,
+        "w128" => c.max_worlds = 128,
+        "time50" => return Ok(clock(50)),
+        "time100" => return Ok(clock(100)),
+        _ => return Err(format!("unknown player '{name}'")),
+    }
+    Ok(Player::Search(c, Duration::from_secs(60)))
+}
+
+fn decide(p: Player, st: &GameState) -> Option<Play> {
+    match p {
+        Player::Heuristic => decide_play(st).play,
+        Player::Search(c, time) => {
+            search::decide_with(st, Instant::now() + time, &c)
+                .decision
+                .play
+        }
+    }
+}
+
+/// Plays one game; whether the landlord won.
+fn play_game(hands: [Cards; 3], bottom: Cards, players: [Player; 3]) -> bool {
+    let mut left = hands;
+    let mut history: Vec<Cards> = Vec::new();
+    loop {
+        let seat = Seat::from_index(history.len());
+        let obs = Observation {
+            hand: left[seat.index()],
+            seat,
+            landlord_cards: bottom,
+            history: history.clone(),
+            rules: Rules::default(),
+        };
+        let st = GameState::derive(&obs).expect("the players' history is consistent");
+        let cards = decide(players[seat.index()], &st).map_or(Cards::EMPTY, |p| p.cards);
+        left[seat.index()] = left[seat.index()]
+            .checked_sub(&cards)
+            .expect("a suggestion is in hand");
+        history.push(cards);
+        if left[seat.index()].is_empty() {
+            return seat == Seat::Landlord;
+        }
+    }
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 4 {
+        return Err("usage: doudizhu_match A B DEALS SEED [WORLDS]".into());
+    }
+    let number = |s: &str| s.parse::<u64>().map_err(|e| format!("'{s}': {e}"));
+    let deals = number(&args[2])? as usize;
+    let seed = number(&args[3])?;
+    let worlds = args.get(4).map_or(Ok(32), |s| number(s))? as u32;
+    let (a, b) = (player(&args[0], worlds)?, player(&args[1], worlds)?);
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut deck: Vec<char> = "3456789TJQKA2".chars().flat_map(|c| [c; 4]).collect();
+    deck.push('X');
+    deck.push('D');
+    let (mut landlord_wins, mut farmer_wins) = (0u32, 0u32);
+    let mut per_deal: Vec<f64> = Vec::with_capacity(deals);
+    let started = Instant::now();
+    for d in 0..deals {
+        deck.shuffle(&mut rng);
+        let s: String = deck.iter().collect();
+        let parse = |t: &str| t.parse::<Cards>().expect("deck cards parse");
+        let hands = [parse(&s[..20]), parse(&s[20..37]), parse(&s[37..])];
+        let bottom = parse(&s[17..20]);
+        let a_landlord = play_game(hands, bottom, [a, b, b]);
+        let a_farmers = !play_game(hands, bottom, [b, a, a]);
+        landlord_wins += u32::from(a_landlord);
+        farmer_wins += u32::from(a_farmers);
+        per_deal.push(f64::from(u8::from(a_landlord) + u8::from(a_farmers)) / 2.0);
+        if (d + 1) % 50 == 0 {
+            eprintln!("{} deals, {:?}", d + 1, started.elapsed());
+        }
+    }
+    let n = deals as f64;
+    let mean = per_deal.iter().sum::<f64>() / n;
+    let var = per_deal.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    println!(
+        "{} vs {}, {deals} deals (seed {seed}, {worlds} worlds): A wins {mean:.3} ± {:.3} of the games (as landlord {:.3}, as farmers {:.3}); {:.0} s",
+        args[0],
+        args[1],
+        (var / n).sqrt(),
+        f64::from(landlord_wins) / n,
+        f64::from(farmer_wins) / n,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
