@@ -385,6 +385,16 @@ async fn the_default_bid_simulates_and_reports_its_estimates() {
         * (share * (1.0 - share) / f64::from(r.deals)).sqrt();
     let reported = r.landlord_win_probability_stderr.expect("an error");
     assert!((reported - se).abs() < 1e-9, "{reported} vs {se}");
+    // The calibration's own measured error travels with the estimate.
+    assert_eq!(
+        r.landlord_win_probability_calibration_error,
+        Some(gameai::doudizhu::bidding::CALIBRATION_ERROR)
+    );
+    assert!(
+        r.reason.contains("estimated landlord win probability"),
+        "{}",
+        r.reason
+    );
     let stats = r.stats.expect("stats");
     assert!(!stats.exact, "a simulation is an estimate");
     assert_eq!(stats.nodes, u64::from(r.deals));

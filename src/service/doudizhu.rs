@@ -311,6 +311,7 @@ async fn suggest_bid(
                 reason: e.reason,
                 landlord_win_probability: Some(e.win_probability),
                 landlord_win_probability_stderr: Some(e.win_stderr),
+                landlord_win_probability_calibration_error: Some(bidding::CALIBRATION_ERROR),
                 simulated_landlord_win_share: Some(e.simulated_share),
                 options: e
                     .options
