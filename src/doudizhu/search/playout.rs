@@ -296,14 +296,8 @@ impl Playout {
         // when the hand was (its decomposition starts with that card); after another
         // group, the rest of the decomposition bounds it from below, which is used.
         let c = hand.counts();
-        let low = c.iter().position(|&n| n > 0).expect("a non-empty hand") as u8;
+        let (low, principled) = lowest_card_plays(&hand);
         let mut best: Option<(i32, Play)> = None;
-        let mut principled: Vec<Play> = Vec::new();
-        crate::doudizhu::groups::for_each_with_lowest(c, low, &mut |p| {
-            if !p.kind.is_bomb() {
-                principled.push(p);
-            }
-        });
         for p in &principled {
             if dangerous(p) {
                 continue;
@@ -352,14 +346,8 @@ impl Playout {
     /// the best hand value.
     fn plain_lead(&mut self, hand: &Cards) -> Play {
         let c = hand.counts();
-        let low = c.iter().position(|&n| n > 0).expect("a non-empty hand") as u8;
+        let (_, mut principled) = lowest_card_plays(hand);
         let mut best: Option<(i32, Play)> = None;
-        let mut principled: Vec<Play> = Vec::new();
-        crate::doudizhu::groups::for_each_with_lowest(c, low, &mut |p| {
-            if !p.kind.is_bomb() {
-                principled.push(p);
-            }
-        });
         if principled.is_empty() {
             for_each_lead(hand, &self.rules, |p| principled.push(*p));
         }
@@ -467,4 +455,18 @@ impl Playout {
             .count()
             <= 1
     }
+}
+
+/// Seed 002's principled leads: the plays holding the hand's lowest card, bombs aside,
+/// and that card's rank index. `hand` must not be empty.
+fn lowest_card_plays(hand: &Cards) -> (u8, Vec<Play>) {
+    let c = hand.counts();
+    let low = c.iter().position(|&n| n > 0).expect("a non-empty hand") as u8;
+    let mut plays = Vec::new();
+    crate::doudizhu::groups::for_each_with_lowest(c, low, &mut |p| {
+        if !p.kind.is_bomb() {
+            plays.push(p);
+        }
+    });
+    (low, plays)
 }
