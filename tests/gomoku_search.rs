@@ -78,3 +78,178 @@ fn probe() {
         }
     }
 }
+
+/// The five points of `color` by plain run counting (independent of the pattern
+/// tables): empty points where a stone of `color` completes a winning run.
+fn five_points_by_counting(b: &Board, color: Color) -> Vec<Point> {
+    let n = b.size() as i32;
+    let mut out = Vec::new();
+    for y in 0..n {
+        for x in 0..n {
+            let p = Point::new(x as u8, y as u8);
+            if b.stone(p).is_some() {
+                continue;
+            }
+            let wins = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+                let mut len = 1;
+                for s in [1, -1] {
+                    let mut i = 1;
+                    loop {
+                        let (a, c) = (x + s * i * dx, y + s * i * dy);
+                        if a < 0
+                            || c < 0
+                            || a >= n
+                            || c >= n
+                            || b.stone(Point::new(a as u8, c as u8)) != Some(color)
+                        {
+                            break;
+                        }
+                        len += 1;
+                        i += 1;
+                    }
+                }
+                b.rule().run_wins(color, len)
+            });
+            if wins {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// A full 5x5 board without a five: rows 1, 3, 5 read XXOOX, rows 2 and 4 OOXXO.
+fn full_5x5() -> (Vec<Point>, Vec<Point>) {
+    let (mut black, mut white) = (Vec::new(), Vec::new());
+    for y in 0..5u8 {
+        for x in 0..5u8 {
+            let row_kind = y % 2 == 0;
+            let col_black = matches!(x, 0 | 1 | 4);
+            if row_kind == col_black {
+                black.push(Point::new(x, y));
+            } else {
+                white.push(Point::new(x, y));
+            }
+        }
+    }
+    (black, white)
+}
+
+#[test]
+fn a_full_board_is_a_clear_no_move() {
+    let (black, white) = full_5x5();
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let mut b = Board::from_stones(5, rule, &black, &white, Color::White).unwrap();
+        assert_eq!(b.winner(), None);
+        let err = searcher().search(&mut b, &quick()).unwrap_err();
+        assert_eq!(err.to_string(), "no move: the board is full (a draw)");
+    }
+}
+
+/// Every point of the full 5x5 board taken back in turn: the one empty point is the
+/// answer (a move there never makes a five in this pattern, so it is the only move).
+#[test]
+fn a_position_with_one_empty_point_gets_that_point() {
+    let (black, white) = full_5x5();
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        for i in 0..black.len() {
+            let mut bl = black.clone();
+            let hole = bl.remove(i);
+            let mut b = Board::from_stones(5, rule, &bl, &white, Color::Black).unwrap();
+            let answer = searcher().search(&mut b, &quick()).unwrap();
+            assert_eq!(answer.best, hole, "{rule}");
+        }
+        for i in 0..white.len() {
+            let mut wh = white.clone();
+            let hole = wh.remove(i);
+            // 13 black and 11 white stones: a composed position, white to move.
+            let mut b = Board::from_stones_any_counts(5, rule, &black, &wh, Color::White).unwrap();
+            let answer = searcher().search(&mut b, &quick()).unwrap();
+            assert_eq!(answer.best, hole, "{rule}");
+        }
+    }
+}
+
+/// Random positions: a random game (moves clustered near the centre or anywhere)
+/// stopped before anyone has won.
+fn random_position(rule: Rule, size: usize, seeds: &[(u8, u8, bool)]) -> Board {
+    let mut b = Board::new(size, rule).unwrap();
+    let c = (size / 2) as i32;
+    for &(x, y, near) in seeds {
+        let p = if near {
+            let r = (size as i32 / 3).max(2);
+            let px = (c + (x as i32 % (2 * r + 1)) - r).clamp(0, size as i32 - 1);
+            let py = (c + (y as i32 % (2 * r + 1)) - r).clamp(0, size as i32 - 1);
+            Point::new(px as u8, py as u8)
+        } else {
+            Point::new(x % size as u8, y % size as u8)
+        };
+        if b.stone(p).is_some() || b.is_full() {
+            continue;
+        }
+        // Black under RENJU does not play forbidden points in a game.
+        if b.to_move() == Color::Black && b.forbidden(p).is_some() {
+            continue;
+        }
+        b.play(p).unwrap();
+        if b.winner().is_some() {
+            b.undo();
+            break;
+        }
+    }
+    b
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn rule() -> impl Strategy<Value = Rule> {
+        prop_oneof![
+            Just(Rule::Freestyle),
+            Just(Rule::Standard),
+            Just(Rule::Renju)
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// Arbitrary positions never panic; the answer is an empty point, legal for the
+        /// side to move (never forbidden to black under RENJU), takes a five when there is
+        /// one, and otherwise blocks the opponent's only five point when it may.
+        #[test]
+        fn answers_are_legal_and_take_or_block_fives(
+            rule in rule(),
+            size in prop_oneof![Just(15usize), Just(20usize), 5usize..=22],
+            seeds in prop::collection::vec((any::<u8>(), any::<u8>(), any::<bool>()), 0..90),
+        ) {
+            let mut b = random_position(rule, size, &seeds);
+            let before = b.hash();
+            let result = Searcher::new(1 << 20).search(&mut b, &Limits::nodes(400));
+            prop_assert_eq!(b.hash(), before, "the board is given back as it was");
+            let answer = match result {
+                Ok(a) => a,
+                Err(e) => {
+                    // Only a full board (or, under RENJU, no legal point) has no move.
+                    prop_assert!(b.is_full() || rule == Rule::Renju, "{e}");
+                    return Ok(());
+                }
+            };
+            let us = b.to_move();
+            prop_assert!(b.stone(answer.best).is_none());
+            prop_assert!(answer.best.on_board(size));
+            if us == Color::Black {
+                prop_assert_eq!(b.forbidden(answer.best), None);
+            }
+            let own = five_points_by_counting(&b, us);
+            let theirs = five_points_by_counting(&b, us.opponent());
+            if !own.is_empty() {
+                prop_assert!(own.contains(&answer.best), "missed the five: {:?} {:?}", own, answer);
+                prop_assert_eq!(answer.forced_win_in, Some(1));
+            } else if theirs.len() == 1 && (us == Color::White || b.forbidden(theirs[0]).is_none()) {
+                prop_assert_eq!(answer.best, theirs[0], "did not block the four");
+            }
+        }
+    }
+}

@@ -21,7 +21,7 @@
 
 use super::error::GomokuError;
 use super::patterns::{
-    BLACK, COMBOS, Combo, EMPTY, LinePattern, LineRule, WALL, key_shift, line_table, swap_colors,
+    BLACK, COMBOS, Combo, EMPTY, LinePattern, LineRule, LineTable, WALL, key_shift, swap_colors,
     unpack,
 };
 use super::point::{Color, MAX_SIZE, MIN_SIZE, Point};
@@ -96,7 +96,9 @@ pub struct Board {
     hash: u64,
     history: Vec<Record>,
     stones: [usize; 2],
-    tables: [&'static [u8]; 2],
+    tables: [LineTable; 2],
+    /// Cells on each side whose stones the line keys hold (4 in freestyle, else 5).
+    radius: isize,
     forbid: [bool; 2],
     winner: Option<Color>,
     /// Black's losing forbidden move under RENJU: its cell and kind.
@@ -161,9 +163,10 @@ impl Board {
         }
         let forbid = [rule.has_forbidden(Color::Black), false];
         let tables = [
-            line_table(LineRule::of(rule, Color::Black)),
-            line_table(LineRule::of(rule, Color::White)),
+            LineTable::of(LineRule::of(rule, Color::Black)),
+            LineTable::of(LineRule::of(rule, Color::White)),
         ];
+        let radius = tables[0].radius().max(tables[1].radius()) as isize;
         let mut b = Board {
             size,
             rule,
@@ -180,6 +183,7 @@ impl Board {
             history: Vec::with_capacity(size * size),
             stones: [0; 2],
             tables,
+            radius,
             forbid,
             winner: None,
             lost_by_forbidden: None,
@@ -465,7 +469,7 @@ impl Board {
     }
 
     /// The line table `color` reads.
-    pub fn table(&self, color: Color) -> &'static [u8] {
+    pub fn table(&self, color: Color) -> LineTable {
         self.tables[color.index()]
     }
 
@@ -746,7 +750,7 @@ impl Board {
                 Color::White => swap_colors(self.keys[c][d]),
             };
             let key = own_view | BLACK << key_shift(off);
-            if want(LinePattern::from_code(table[key as usize])) {
+            if want(LinePattern::from_code(table.code(key))) {
                 out.push(q);
             }
         }
@@ -825,7 +829,7 @@ impl Board {
         self.hash ^= ZOBRIST[color.index()][c];
         self.stones[color.index()] += 1;
         for (d, &step) in DIRS.iter().enumerate() {
-            for i in 1..=5isize {
+            for i in 1..=self.radius {
                 let f = (c as isize + i * step) as usize;
                 self.keys[f][d] |= u32::from(v) << key_shift(-(i as i32));
                 if self.cells[f] == EMPTY as u8 {
@@ -853,7 +857,7 @@ impl Board {
         self.hash ^= ZOBRIST[color.index()][c];
         self.stones[color.index()] -= 1;
         for (d, &step) in DIRS.iter().enumerate() {
-            for i in 1..=5isize {
+            for i in 1..=self.radius {
                 let f = (c as isize + i * step) as usize;
                 self.keys[f][d] &= !(3 << key_shift(-(i as i32)));
                 if self.cells[f] == EMPTY as u8 {
@@ -887,7 +891,7 @@ impl Board {
     fn refresh(&mut self, c: Cell, d: usize) {
         let key = self.keys[c][d];
         for (k, view) in [key, swap_colors(key)].into_iter().enumerate() {
-            let code = u16::from(self.tables[k][view as usize]);
+            let code = u16::from(self.tables[k].code(view));
             let old = self.packed[k][c];
             let new = (old & !(15 << (4 * d))) | code << (4 * d);
             if new != old {
@@ -909,7 +913,7 @@ impl Board {
             } else {
                 swap_colors(self.keys[c][d])
             };
-            packed |= u16::from(self.tables[k][key as usize]) << (4 * d);
+            packed |= u16::from(self.tables[k].code(key)) << (4 * d);
         }
         self.packed[k][c] = packed;
         self.combo[k][c] = Combo::of(packed, self.forbid[k]);

@@ -21,9 +21,10 @@ use crate::gomoku::board::{Board, CELLS, Cell};
 use crate::gomoku::patterns::Combo;
 use crate::gomoku::point::Color;
 
-use super::eval::evaluate;
-use super::movepick::{MovePicker, quiet_score};
-use super::score::{INFINITE, loss_in, win_in};
+use super::Params;
+use super::eval::evaluate_with;
+use super::movepick::{quiet_score, score_moves, select};
+use super::score::{INFINITE, WIN_MIN, loss_in, win_in};
 use super::threats::{defences, five_points, four_moves, has_flex4_threat, legal};
 use super::tt::{Bound, TranspositionTable};
 
@@ -46,13 +47,15 @@ pub struct Search<'a> {
     pv: Box<[[Cell; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     buffers: Vec<Vec<Cell>>,
+    scored: Vec<Vec<(Cell, i32)>>,
+    params: Params,
 }
 
 const NO_CELL: Cell = 0;
 
 impl<'a> Search<'a> {
     /// A search on `board` with table `tt`.
-    pub fn new(board: &'a mut Board, tt: &'a mut TranspositionTable) -> Search<'a> {
+    pub fn new(board: &'a mut Board, tt: &'a mut TranspositionTable, params: Params) -> Search<'a> {
         Search {
             board,
             tt,
@@ -66,6 +69,8 @@ impl<'a> Search<'a> {
             pv: Box::new([[NO_CELL; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             buffers: (0..MAX_PLY * 2).map(|_| Vec::with_capacity(64)).collect(),
+            scored: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            params,
         }
     }
 
@@ -196,7 +201,7 @@ impl<'a> Search<'a> {
             Ok(f) => f,
         };
         if ply + 2 >= MAX_PLY {
-            return evaluate(self.board);
+            return evaluate_with(self.board, self.params.defence_weight);
         }
         let key = self.board.hash();
         let hit = self.tt.probe(key, ply as i32);
@@ -250,20 +255,36 @@ impl<'a> Search<'a> {
             self.put_back(2 * ply + 1, cands);
             return loss_in(ply as i32 + 2);
         }
-        let static_eval = hit.map(|h| h.eval).unwrap_or_else(|| evaluate(self.board));
-        let picker = MovePicker::new(
+        let static_eval = hit
+            .map(|h| h.eval)
+            .unwrap_or_else(|| evaluate_with(self.board, self.params.defence_weight));
+        let mut ordered = std::mem::take(&mut self.scored[ply]);
+        score_moves(
             self.board,
             &moves,
             tt_move,
             self.killers[ply],
             &self.history[us.index()],
+            &mut ordered,
         );
-        let ordered = picker.into_sorted();
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
-        for (i, &(m, score_hint)) in ordered.iter().enumerate() {
+        for i in 0..ordered.len() {
+            select(&mut ordered, i);
+            let (m, score_hint) = ordered[i];
             let quiet = score_hint < quiet_score::THREAT_FLOOR;
+            if quiet
+                && !pv_node
+                && !restricted
+                && depth <= self.params.lmp_depth
+                && i >= self.params.lmp_base + self.params.lmp_step * depth as usize
+                && best > -WIN_MIN
+            {
+                // Late move pruning: a quiet move this far down the order at a shallow
+                // depth is not searched.
+                continue;
+            }
             self.board.make(m);
             let mut score;
             if i == 0 {
@@ -288,6 +309,7 @@ impl<'a> Search<'a> {
             if self.stopped {
                 self.put_back(2 * ply, moves);
                 self.put_back(2 * ply + 1, cands);
+                self.scored[ply] = ordered;
                 return 0;
             }
             if score > best {
@@ -312,6 +334,7 @@ impl<'a> Search<'a> {
         }
         self.put_back(2 * ply, moves);
         self.put_back(2 * ply + 1, cands);
+        self.scored[ply] = ordered;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -341,7 +364,7 @@ impl<'a> Search<'a> {
             Ok(f) => f,
         };
         if ply + 2 >= MAX_PLY {
-            return evaluate(self.board);
+            return evaluate_with(self.board, self.params.defence_weight);
         }
         if let Some(p) = forced {
             self.board.make(p);
@@ -352,19 +375,37 @@ impl<'a> Search<'a> {
             }
             return score;
         }
-        let stand = evaluate(self.board);
-        if stand >= beta {
-            return stand;
-        }
-        alpha = alpha.max(stand);
-        if qply >= QUIESCENCE_PLIES {
-            return stand;
-        }
         let us = self.board.to_move();
         let mut moves = self.take(2 * ply);
         let mut cands = self.take(2 * ply + 1);
         self.board.candidates(&mut cands);
-        four_moves(self.board, us, &cands, &mut moves);
+        // Against an open three, standing pat would assume a free move: defend instead
+        // (our fours are among the defences).
+        let in_check = self.params.qs_defend
+            && qply < QUIESCENCE_PLIES
+            && has_flex4_threat(self.board, us.opponent(), &cands);
+        let stand = if in_check {
+            -INFINITE
+        } else {
+            evaluate_with(self.board, self.params.defence_weight)
+        };
+        if stand >= beta || (!in_check && qply >= QUIESCENCE_PLIES) {
+            self.put_back(2 * ply, moves);
+            self.put_back(2 * ply + 1, cands);
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        if in_check {
+            defences(self.board, us, &cands, &mut moves);
+            if moves.is_empty() {
+                // Nothing stops the straight four: it comes next, then the five.
+                self.put_back(2 * ply, moves);
+                self.put_back(2 * ply + 1, cands);
+                return loss_in(ply as i32 + 4);
+            }
+        } else {
+            four_moves(self.board, us, &cands, &mut moves);
+        }
         moves.sort_by_key(|&c| (self.board.combo(c, us) as i32) * 10_000 - self.board.value(c, us));
         let mut best = stand;
         for &m in &moves {

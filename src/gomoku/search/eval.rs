@@ -15,9 +15,14 @@ pub const DEFENCE_WEIGHT: i32 = 6;
 
 /// The evaluation of `board` for its side to move, within `±EVAL_MAX`.
 pub fn evaluate(board: &Board) -> i32 {
+    evaluate_with(board, DEFENCE_WEIGHT)
+}
+
+/// [`evaluate`] with the opponent's weight `defence_weight` (eighths).
+pub fn evaluate_with(board: &Board, defence_weight: i32) -> i32 {
     let us = board.to_move();
     let own = board.value_sum(us);
     let theirs = board.value_sum(us.opponent());
-    let raw = own - theirs * DEFENCE_WEIGHT / 8;
+    let raw = own - theirs * defence_weight / 8;
     (raw / 4).clamp(-EVAL_MAX, EVAL_MAX)
 }

@@ -56,7 +56,6 @@ use crate::gomoku::point::Point;
 use crate::memory_budget::{MemoryBudget, Reservation};
 
 use alphabeta::Search;
-use movepick::MovePicker;
 use score::{INFINITE, is_decisive, loss_in, opponent_moves_to_win, own_moves_to_win, win_in};
 use threats::{defences, five_points, has_flex4_threat, legal};
 use tt::TranspositionTable;
@@ -110,6 +109,46 @@ impl Limits {
         Limits {
             max_depth: depth,
             ..Limits::default()
+        }
+    }
+}
+
+/// Tunable search parameters (the defaults are the engine's; self-play A/B runs vary
+/// them, see BENCHMARKS.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// Late move reductions for quiet moves.
+    pub lmr: bool,
+    /// Late move pruning: at non-PV nodes of depth <= `lmp_depth` (0 = off), quiet
+    /// moves after the first `lmp_base + lmp_step * depth` are skipped.
+    pub lmp_base: usize,
+    /// See `lmp_base`.
+    pub lmp_step: usize,
+    /// See `lmp_base`.
+    pub lmp_depth: i32,
+    /// Weight of the opponent's point values in the evaluation, in eighths.
+    pub defence_weight: i32,
+    /// Fraction of the time given to VCT at the root, as 1/n.
+    pub vct_share: u32,
+    /// Check the opponent's VCF after each root candidate and keep only the moves that
+    /// stop it (when some do).
+    pub root_vcf_defence: bool,
+    /// In the quiescence search, answer an opponent's open three (a straight-four
+    /// threat) with the defences instead of standing pat.
+    pub qs_defend: bool,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            lmr: true,
+            lmp_base: 0,
+            lmp_step: 4,
+            lmp_depth: 0,
+            defence_weight: eval::DEFENCE_WEIGHT,
+            vct_share: 5,
+            root_vcf_defence: false,
+            qs_defend: false,
         }
     }
 }
@@ -195,6 +234,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     cache: FailCache,
     _cache_memory: Option<Reservation>,
+    /// The search parameters.
+    pub params: Params,
 }
 
 impl Searcher {
@@ -227,6 +268,7 @@ impl Searcher {
             tt,
             cache: FailCache::new(cache_entries),
             _cache_memory: reservation,
+            params: Params::default(),
         }
     }
 
@@ -329,7 +371,7 @@ impl Searcher {
                 return Ok(answer.done(line.cells[0], score, line.cells, Reason::Vcf, true));
             }
             // VCT: a slice of the time.
-            let vct_deadline = slice(start, limits.deadline, 5);
+            let vct_deadline = slice(start, limits.deadline, self.params.vct_share.max(1));
             let vct_nodes = (max_nodes / 5).clamp(2_000, 2_000_000);
             let mut vct = Vct::new(&mut self.cache, vct_nodes, vct_deadline);
             let proof = vct.solve(board, 12);
@@ -356,20 +398,25 @@ impl Searcher {
             if moves.is_empty() {
                 moves = legal_moves.clone();
             }
+            if self.params.root_vcf_defence {
+                let (kept, nodes) =
+                    stop_vcf(board, &mut self.cache, &moves, start, limits.deadline);
+                answer.nodes += nodes;
+                if !kept.is_empty() {
+                    moves = kept;
+                }
+            }
             moves
         };
-        let history = [0i32; crate::gomoku::board::CELLS];
-        let mut root: Vec<(Cell, i32)> =
-            MovePicker::new(board, &root_cells, None, [0, 0], &history)
-                .into_sorted()
-                .into_iter()
-                .map(|(c, _)| (c, -INFINITE))
-                .collect();
+        let mut root: Vec<(Cell, i32)> = movepick::sorted(board, &root_cells)
+            .into_iter()
+            .map(|(c, _)| (c, -INFINITE))
+            .collect();
 
         let soft = limits
             .soft_deadline
             .or_else(|| slice(start, limits.deadline, 2));
-        let mut search = Search::new(board, &mut self.tt);
+        let mut search = Search::new(board, &mut self.tt, self.params);
         search.deadline = limits.deadline;
         search.max_nodes = max_nodes.saturating_sub(answer.nodes);
         let mut best = (root[0].0, -INFINITE);
@@ -419,6 +466,48 @@ impl Searcher {
         }
         Ok(answer.done(best.0, best.1, pv, reason, exact))
     }
+}
+
+/// When the opponent has a VCF (found by passing the move), the moves of `moves` after
+/// which it has none (within the limits); empty when it has none to begin with, or when
+/// no move stops it. Also the nodes spent.
+fn stop_vcf(
+    board: &mut Board,
+    cache: &mut FailCache,
+    moves: &[Cell],
+    start: Instant,
+    deadline: Option<Instant>,
+) -> (Vec<Cell>, u64) {
+    let mut nodes = 0;
+    board.pass();
+    let threat = {
+        let mut vcf = Vcf::new(cache, 20_000).with_deadline(slice(start, deadline, 8));
+        let line = vcf.solve(board, 30);
+        nodes += vcf.nodes;
+        line
+    };
+    board.pass();
+    if threat.is_none() {
+        return (Vec::new(), nodes);
+    }
+    let until = slice(start, deadline, 4);
+    let mut kept = Vec::new();
+    for (i, &m) in moves.iter().enumerate() {
+        if until.is_some_and(|u| Instant::now() >= u) {
+            // Out of time for the check: keep the rest unchecked.
+            kept.extend_from_slice(&moves[i..]);
+            break;
+        }
+        board.make(m);
+        let mut vcf = Vcf::new(cache, 4_000);
+        let refuted = vcf.solve(board, 30).is_some();
+        nodes += vcf.nodes;
+        board.unmake();
+        if !refuted {
+            kept.push(m);
+        }
+    }
+    (kept, nodes)
 }
 
 /// The instant `1/parts` of the way from `start` to `deadline`.
