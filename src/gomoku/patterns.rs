@@ -207,17 +207,72 @@ impl LineTable {
     }
 }
 
+/// Both colours' patterns of a line key in one byte (black in the low four bits, white
+/// in the high four), for one rule: one lookup per cell and direction when the board
+/// updates. Indexed like [`LineTable`]: 2^16 entries in freestyle, 2^20 otherwise.
+#[derive(Clone, Copy, Debug)]
+pub struct PairTable {
+    codes: &'static [u8],
+    long: bool,
+}
+
+impl PairTable {
+    /// The table of `rule`, built once per process on first use.
+    pub fn of(rule: Rule) -> PairTable {
+        static TABLES: [OnceLock<Box<[u8]>>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        let black = LineTable::of(LineRule::of(rule, Color::Black));
+        let white = LineTable::of(LineRule::of(rule, Color::White));
+        let long = black.long && white.long;
+        let index = match rule {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 2,
+        };
+        let codes = TABLES[index].get_or_init(|| {
+            let pair = |key: u32| black.code(key) | white.code(swap_colors(key)) << 4;
+            if long {
+                (0..1u32 << 16).map(|k| pair(k << 2)).collect()
+            } else {
+                (0..1u32 << KEY_BITS).map(pair).collect()
+            }
+        });
+        PairTable { codes, long }
+    }
+
+    /// Cells on each side of the centre that matter: 4 where long runs win for both
+    /// colours, else 5.
+    pub const fn radius(self) -> usize {
+        if self.long { 4 } else { HALF }
+    }
+
+    /// Both codes of `key` (black's view): black's in bits 0..4, white's in 4..8.
+    #[inline]
+    pub fn pair(self, key: u32) -> u8 {
+        let index = if self.long { (key >> 2) & 0xFFFF } else { key };
+        self.codes[index as usize]
+    }
+
+    /// The pattern code of `key` (black's view) for a stone of `color` at the centre.
+    #[inline]
+    pub fn code(self, key: u32, color: Color) -> u8 {
+        (self.pair(key) >> (4 * color.index())) & 15
+    }
+}
+
 /// Builds every pattern, combination and point-value table now (the server does so at
 /// start, so that no request pays for it). Returns the bytes they hold.
 pub fn init() -> usize {
-    for rule in [LineRule::Long, LineRule::Exact, LineRule::RenjuBlack] {
-        LineTable::of(rule);
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        PairTable::of(rule);
     }
     for forbidden in [false, true] {
         combo_table(forbidden);
         super::values::point_value(0, forbidden);
     }
-    2 * (1 << KEY_BITS) + (1 << 16) + 2 * (1 << 16) * 3
+    // Line tables (2 of 2^20, 1 of 2^16), pair tables (2 of 2^20, 1 of 2^16), combo and
+    // value tables (2 x 2^16 x (1 + 2) bytes).
+    4 * (1 << KEY_BITS) + 2 * (1 << 16) + 2 * (1 << 16) * 3
 }
 
 /// Ternary cell values of the classifier: own stone, empty, blocked (opponent or wall).

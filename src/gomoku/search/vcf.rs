@@ -19,7 +19,7 @@
 use crate::gomoku::board::{Board, Cell};
 use crate::gomoku::point::Color;
 
-use super::threats::{block_of_four, five_points, four_moves, legal};
+use super::threats::{blocks_after, five_points, four_dirs, four_moves, legal};
 
 /// A lossy memory of positions (Zobrist keys) that failed at a given depth.
 pub struct FailCache {
@@ -214,14 +214,9 @@ impl<'c> Vcf<'c> {
         order_fours(board, a, &mut moves);
         let mut won = None;
         for &m in &moves {
-            let dirs: Vec<usize> = (0..4)
-                .filter(|&k| board.pattern(m, a, k).fours() > 0)
-                .collect();
+            let dirs = four_dirs(board, m, a);
             board.make(m);
-            let blocks: Vec<Cell> = dirs
-                .iter()
-                .filter_map(|&k| block_of_four(board, m, k, a))
-                .collect();
+            let blocks = blocks_after(board, m, dirs, a);
             let result = match blocks.as_slice() {
                 [] => None,
                 [b] if !legal(board, *b, d) => {
