@@ -7,7 +7,7 @@
 //!
 //! Each opening (the centre plus 1-3 random moves within two points of it, from
 //! `--seed`) is played twice, A as black then B as black. A parameter set is a comma
-//! list of `name=value` over the defaults (`lmr`, `lmp`, `lmps`, `lmpd`, `dw`, `vct`, `rvd`, `qsd`). Prints
+//! list of `name=value` over the defaults (`lmr`, `lmp`, `lmps`, `lmpd`, `dw`, `vct`, `rvd`, `qsd`, `qsp`, `qsc`, `nm`, `et`). Prints
 //! one line per game and A's score with a 95% interval and the Elo difference.
 
 use std::time::{Duration, Instant};
@@ -45,6 +45,9 @@ struct Args {
     /// Transposition table MiB per engine.
     #[arg(long, default_value_t = 32)]
     hash_mb: usize,
+    /// Print each game's moves (for recorded positions).
+    #[arg(long)]
+    record: bool,
 }
 
 fn params(spec: &str) -> Params {
@@ -61,6 +64,10 @@ fn params(spec: &str) -> Params {
             "vct" => p.vct_share = n as u32,
             "rvd" => p.root_vcf_defence = n != 0,
             "qsd" => p.qs_defend = n != 0,
+            "qsp" => p.qs_plies = n as i32,
+            "qsc" => p.qs_check_plies = n as i32,
+            "nm" => p.null_move = n != 0,
+            "et" => p.eval_threats = n != 0,
             _ => panic!("unknown parameter {k}"),
         }
     }
@@ -85,6 +92,21 @@ fn opening(rng: &mut StdRng, size: usize, rule: Rule) -> Vec<Point> {
 
 /// Plays one game; the result from black's view: 1 win, 0.5 draw, 0 loss.
 fn play(args: &Args, rule: Rule, open: &[Point], black: Params, white: Params) -> (f64, usize) {
+    let (result, board) = play_game(args, rule, open, black, white);
+    if args.record {
+        let moves: String = board.history().map(|p| p.to_string()).collect();
+        println!("game {} {} {moves}", args.size, args.rule);
+    }
+    (result, board.stone_count())
+}
+
+fn play_game(
+    args: &Args,
+    rule: Rule,
+    open: &[Point],
+    black: Params,
+    white: Params,
+) -> (f64, Board) {
     let mut board = Board::from_moves(args.size, rule, open).unwrap();
     let mut engines = [
         Searcher::new(args.hash_mb << 20),
@@ -106,7 +128,7 @@ fn play(args: &Args, rule: Rule, open: &[Point], black: Params, white: Params) -
         Some(Color::White) => 0.0,
         None => 0.5,
     };
-    (result, board.stone_count())
+    (result, board)
 }
 
 fn main() {

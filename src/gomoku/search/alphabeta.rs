@@ -22,7 +22,7 @@ use crate::gomoku::patterns::Combo;
 use crate::gomoku::point::Color;
 
 use super::Params;
-use super::eval::evaluate_with;
+use super::eval::{evaluate_threats, evaluate_with};
 use super::movepick::{quiet_score, score_moves, select};
 use super::score::{INFINITE, WIN_MIN, loss_in, win_in};
 use super::threats::{defences, five_points, four_moves, has_flex4_threat, legal};
@@ -30,8 +30,6 @@ use super::tt::{Bound, TranspositionTable};
 
 /// Deepest ply the search reaches (main search plus quiescence).
 pub const MAX_PLY: usize = 96;
-/// Quiescence plies beyond the horizon (fours and their blocks).
-const QUIESCENCE_PLIES: i32 = 16;
 
 /// The state of one search: the board, the tables and the counters.
 pub struct Search<'a> {
@@ -88,6 +86,14 @@ impl<'a> Search<'a> {
             && Instant::now() >= d
         {
             self.stopped = true;
+        }
+    }
+
+    fn eval(&self) -> i32 {
+        if self.params.eval_threats {
+            evaluate_threats(self.board, self.params.defence_weight)
+        } else {
+            evaluate_with(self.board, self.params.defence_weight)
         }
     }
 
@@ -201,7 +207,7 @@ impl<'a> Search<'a> {
             Ok(f) => f,
         };
         if ply + 2 >= MAX_PLY {
-            return evaluate_with(self.board, self.params.defence_weight);
+            return self.eval();
         }
         let key = self.board.hash();
         let hit = self.tt.probe(key, ply as i32);
@@ -255,9 +261,34 @@ impl<'a> Search<'a> {
             self.put_back(2 * ply + 1, cands);
             return loss_in(ply as i32 + 2);
         }
-        let static_eval = hit
-            .map(|h| h.eval)
-            .unwrap_or_else(|| evaluate_with(self.board, self.params.defence_weight));
+        let static_eval = hit.map(|h| h.eval).unwrap_or_else(|| self.eval());
+        // Null move: with nothing threatened, if passing still holds beta, the node is
+        // good enough. Not when the opponent has any four or straight-four point.
+        if self.params.null_move
+            && !pv_node
+            && forced.is_none()
+            && !restricted
+            && depth >= 3
+            && static_eval >= beta
+            && beta.abs() < WIN_MIN
+            && self.board.stone_count() >= 6
+            && !self.board.has_combo_at_least(them, Combo::Four)
+        {
+            let r = 2 + depth / 4;
+            self.board.pass();
+            let score = -self.pvs(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            self.board.pass();
+            if self.stopped {
+                self.put_back(2 * ply, moves);
+                self.put_back(2 * ply + 1, cands);
+                return 0;
+            }
+            if score >= beta {
+                self.put_back(2 * ply, moves);
+                self.put_back(2 * ply + 1, cands);
+                return if score >= WIN_MIN { beta } else { score };
+            }
+        }
         let mut ordered = std::mem::take(&mut self.scored[ply]);
         score_moves(
             self.board,
@@ -364,7 +395,7 @@ impl<'a> Search<'a> {
             Ok(f) => f,
         };
         if ply + 2 >= MAX_PLY {
-            return evaluate_with(self.board, self.params.defence_weight);
+            return self.eval();
         }
         if let Some(p) = forced {
             self.board.make(p);
@@ -375,6 +406,18 @@ impl<'a> Search<'a> {
             }
             return score;
         }
+        let key = self.board.hash();
+        if let Some(h) = self.tt.probe(key, ply as i32) {
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            };
+            if cut && h.depth >= 0 {
+                return h.score;
+            }
+        }
+        let original_alpha = alpha;
         let us = self.board.to_move();
         let mut moves = self.take(2 * ply);
         let mut cands = self.take(2 * ply + 1);
@@ -382,14 +425,10 @@ impl<'a> Search<'a> {
         // Against an open three, standing pat would assume a free move: defend instead
         // (our fours are among the defences).
         let in_check = self.params.qs_defend
-            && qply < QUIESCENCE_PLIES
+            && qply < self.params.qs_check_plies
             && has_flex4_threat(self.board, us.opponent(), &cands);
-        let stand = if in_check {
-            -INFINITE
-        } else {
-            evaluate_with(self.board, self.params.defence_weight)
-        };
-        if stand >= beta || (!in_check && qply >= QUIESCENCE_PLIES) {
+        let stand = if in_check { -INFINITE } else { self.eval() };
+        if stand >= beta || (!in_check && qply >= self.params.qs_plies) {
             self.put_back(2 * ply, moves);
             self.put_back(2 * ply + 1, cands);
             return stand;
@@ -408,6 +447,7 @@ impl<'a> Search<'a> {
         }
         moves.sort_by_key(|&c| (self.board.combo(c, us) as i32) * 10_000 - self.board.value(c, us));
         let mut best = stand;
+        let mut best_move = None;
         for &m in &moves {
             self.board.make(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1, qply + 1);
@@ -417,6 +457,7 @@ impl<'a> Search<'a> {
             }
             if score > best {
                 best = score;
+                best_move = Some(m);
                 if score > alpha {
                     alpha = score;
                     self.set_pv(ply, m);
@@ -428,6 +469,17 @@ impl<'a> Search<'a> {
         }
         self.put_back(2 * ply, moves);
         self.put_back(2 * ply + 1, cands);
+        if !self.stopped {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt
+                .store(key, ply as i32, best_move, best, bound, 0, best);
+        }
         best
     }
 

@@ -136,6 +136,14 @@ pub struct Params {
     /// In the quiescence search, answer an opponent's open three (a straight-four
     /// threat) with the defences instead of standing pat.
     pub qs_defend: bool,
+    /// Quiescence plies: fours (and their blocks) are followed this far.
+    pub qs_plies: i32,
+    /// Quiescence plies within which an open three is answered ([`Params::qs_defend`]).
+    pub qs_check_plies: i32,
+    /// Null-move pruning when the opponent has no four point.
+    pub null_move: bool,
+    /// The evaluation's tempo terms ([`eval::evaluate_threats`]).
+    pub eval_threats: bool,
 }
 
 impl Default for Params {
@@ -144,11 +152,15 @@ impl Default for Params {
             lmr: true,
             lmp_base: 0,
             lmp_step: 4,
-            lmp_depth: 0,
+            lmp_depth: 3,
             defence_weight: eval::DEFENCE_WEIGHT,
             vct_share: 5,
             root_vcf_defence: false,
-            qs_defend: false,
+            qs_defend: true,
+            qs_plies: 8,
+            qs_check_plies: 2,
+            null_move: false,
+            eval_threats: false,
         }
     }
 }
