@@ -253,3 +253,41 @@ mod properties {
         }
     }
 }
+
+/// Fixed-depth searches on the benchmark positions, for profiling (release:
+/// `cargo test --release --test gomoku_search probe_depth -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn probe_depth() {
+    let text = include_str!("../benches/data/gomoku_positions.txt");
+    let mut total = (0u64, 0f64);
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let mut parts = line.split_whitespace();
+        let size: usize = parts.next().unwrap().parse().unwrap();
+        let rule = match parts.next().unwrap() {
+            "freestyle" => Rule::Freestyle,
+            _ => Rule::Renju,
+        };
+        let mut b = board(rule, size, parts.next().unwrap());
+        let answer = Searcher::new(64 << 20)
+            .search(&mut b, &Limits::depth(8))
+            .unwrap();
+        total.0 += answer.nodes;
+        total.1 += answer.elapsed.as_secs_f64();
+        println!(
+            "{size} {rule}: {} score {} depth {} nodes {} in {:.0} ms ({:.0} kn/s) {:?}",
+            answer.best,
+            answer.score,
+            answer.depth,
+            answer.nodes,
+            answer.elapsed.as_secs_f64() * 1000.0,
+            answer.nodes as f64 / answer.elapsed.as_secs_f64() / 1000.0,
+            answer.reason
+        );
+    }
+    println!(
+        "total {} nodes {:.0} kn/s",
+        total.0,
+        total.0 as f64 / total.1 / 1000.0
+    );
+}
