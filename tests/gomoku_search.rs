@@ -18,7 +18,7 @@ fn searcher() -> Searcher {
     Searcher::new(4 << 20)
 }
 
-fn quick() -> Limits {
+fn quick() -> Limits<'static> {
     Limits {
         max_nodes: Some(20_000),
         ..Limits::until(Instant::now() + Duration::from_secs(20))
@@ -290,4 +290,42 @@ fn probe_depth() {
         total.0,
         total.0 as f64 / total.1 / 1000.0
     );
+}
+
+/// The stop flag ends a search that has neither deadline nor node limit (depth 40 on a
+/// middle game would take far longer than this test): set before the search, every
+/// stage gives up at its next check and the answer is still an empty, legal point; set
+/// from another thread mid-search (as pbrain-gameai's `END` does), the search returns.
+#[test]
+fn stop_flag_ends_an_unbounded_search() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    for (rule, moves) in [
+        (
+            Rule::Freestyle,
+            "h8g6f8e8g7f7h5h6f6e5e7d6i9j10d8g5f4c9d9d11g4e4i6j7",
+        ),
+        (Rule::Renju, "h8g6f8e8g7f7d9e9e5f6e6h4i4i6e7j6h6i5k7f2"),
+    ] {
+        let mut b = board(rule, 15, moves);
+        let stop = AtomicBool::new(true);
+        let answer = searcher()
+            .search(&mut b, &Limits::depth(40).with_stop(&stop))
+            .unwrap();
+        assert!(b.stone(answer.best).is_none(), "{rule}: {}", answer.best);
+        assert_eq!(b.forbidden(answer.best), None, "{rule}");
+        // Checks come every 256 (VCF), 512 (VCT) and 1,024 (alpha-beta) nodes.
+        assert!(answer.nodes < 20_000, "{rule}: {} nodes", answer.nodes);
+
+        let stop = AtomicBool::new(false);
+        let answer = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(200));
+                stop.store(true, Ordering::Relaxed);
+            });
+            searcher()
+                .search(&mut b, &Limits::depth(40).with_stop(&stop))
+                .unwrap()
+        });
+        assert!(b.stone(answer.best).is_none(), "{rule}: {}", answer.best);
+    }
 }

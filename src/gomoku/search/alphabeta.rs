@@ -15,18 +15,19 @@
 //! evaluation or plays on with the side to move's fours (each answered by its forced
 //! block), so that every VCF within its horizon is seen.
 
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::gomoku::board::{Board, CELLS, Cell};
 use crate::gomoku::patterns::Combo;
 use crate::gomoku::point::Color;
 
-use super::Params;
 use super::eval::{evaluate_threats, evaluate_with};
 use super::movepick::{quiet_score, score_moves, select};
 use super::score::{INFINITE, WIN_MIN, loss_in, win_in};
 use super::threats::{defences, five_points, four_moves, has_flex4_threat, legal};
 use super::tt::{Bound, TranspositionTable};
+use super::{Params, stop_set};
 
 /// Deepest ply the search reaches (main search plus quiescence).
 pub const MAX_PLY: usize = 96;
@@ -38,6 +39,8 @@ pub struct Search<'a> {
     pub nodes: u64,
     pub max_nodes: u64,
     pub deadline: Option<Instant>,
+    /// An external stop flag ([`super::Limits::stop`]), read with the clock.
+    pub stop: Option<&'a AtomicBool>,
     pub stopped: bool,
     pub seldepth: usize,
     killers: [[Cell; 2]; MAX_PLY],
@@ -60,6 +63,7 @@ impl<'a> Search<'a> {
             nodes: 0,
             max_nodes: u64::MAX,
             deadline: None,
+            stop: None,
             stopped: false,
             seldepth: 0,
             killers: [[NO_CELL; 2]; MAX_PLY],
@@ -82,8 +86,7 @@ impl<'a> Search<'a> {
             self.stopped = true;
         }
         if self.nodes & 1023 == 0
-            && let Some(d) = self.deadline
-            && Instant::now() >= d
+            && (stop_set(self.stop) || self.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.stopped = true;
         }

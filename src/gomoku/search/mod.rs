@@ -48,6 +48,7 @@ pub mod tt;
 pub mod vcf;
 pub mod vct;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::gomoku::board::{Board, Cell, point_of};
@@ -64,9 +65,13 @@ use vct::Vct;
 
 /// When and how far to search.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct Limits<'a> {
     /// Stop at this instant and answer with the best move so far.
     pub deadline: Option<Instant>,
+    /// Stop as soon as this flag is set (read every few hundred nodes in every stage,
+    /// like the clock) and answer with the best move so far: a caller's time manager or
+    /// a protocol's `END` can end a search early.
+    pub stop: Option<&'a AtomicBool>,
     /// Do not start a new iteration after this instant (default: halfway to the
     /// deadline, since an iteration takes about as long as all before it).
     pub soft_deadline: Option<Instant>,
@@ -76,10 +81,11 @@ pub struct Limits {
     pub max_depth: u32,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
+impl Default for Limits<'_> {
+    fn default() -> Self {
         Limits {
             deadline: None,
+            stop: None,
             soft_deadline: None,
             max_nodes: None,
             max_depth: 40,
@@ -87,9 +93,9 @@ impl Default for Limits {
     }
 }
 
-impl Limits {
+impl<'a> Limits<'a> {
     /// Search until `deadline`.
-    pub fn until(deadline: Instant) -> Limits {
+    pub fn until(deadline: Instant) -> Limits<'a> {
         Limits {
             deadline: Some(deadline),
             ..Limits::default()
@@ -97,7 +103,7 @@ impl Limits {
     }
 
     /// Search at most `nodes` nodes (deterministic; no clock).
-    pub fn nodes(nodes: u64) -> Limits {
+    pub fn nodes(nodes: u64) -> Limits<'a> {
         Limits {
             max_nodes: Some(nodes),
             ..Limits::default()
@@ -105,11 +111,24 @@ impl Limits {
     }
 
     /// Search to exactly `depth` plies.
-    pub fn depth(depth: u32) -> Limits {
+    pub fn depth(depth: u32) -> Limits<'a> {
         Limits {
             max_depth: depth,
             ..Limits::default()
         }
+    }
+
+    /// These limits, also stopped by `flag` (see [`Limits::stop`]).
+    pub fn with_stop(self, flag: &'a AtomicBool) -> Limits<'a> {
+        Limits {
+            stop: Some(flag),
+            ..self
+        }
+    }
+
+    /// Whether the stop flag is set.
+    fn stopped(&self) -> bool {
+        stop_set(self.stop)
     }
 }
 
@@ -303,7 +322,7 @@ impl Searcher {
     pub fn search(
         &mut self,
         board: &mut Board,
-        limits: &Limits,
+        limits: &Limits<'_>,
     ) -> Result<SearchResult, GomokuError> {
         let start = Instant::now();
         if let Some(w) = board.winner() {
@@ -371,11 +390,9 @@ impl Searcher {
         if forced_block.is_none() {
             // VCF: cheap and exact.
             let vcf_nodes = (max_nodes / 10).clamp(1_000, 200_000);
-            let mut vcf = Vcf::new(&mut self.cache, vcf_nodes).with_deadline(slice(
-                start,
-                limits.deadline,
-                10,
-            ));
+            let mut vcf = Vcf::new(&mut self.cache, vcf_nodes)
+                .with_deadline(slice(start, limits.deadline, 10))
+                .with_stop(limits.stop);
             let line = vcf.solve(board, 40);
             answer.nodes += vcf.nodes;
             if let Some(line) = line {
@@ -385,7 +402,7 @@ impl Searcher {
             // VCT: a slice of the time.
             let vct_deadline = slice(start, limits.deadline, self.params.vct_share.max(1));
             let vct_nodes = (max_nodes / 5).clamp(2_000, 2_000_000);
-            let mut vct = Vct::new(&mut self.cache, vct_nodes, vct_deadline);
+            let mut vct = Vct::new(&mut self.cache, vct_nodes, vct_deadline).with_stop(limits.stop);
             let proof = vct.solve(board, 12);
             answer.nodes += vct.nodes;
             if let Some(proof) = proof {
@@ -411,8 +428,7 @@ impl Searcher {
                 moves = legal_moves.clone();
             }
             if self.params.root_vcf_defence {
-                let (kept, nodes) =
-                    stop_vcf(board, &mut self.cache, &moves, start, limits.deadline);
+                let (kept, nodes) = stop_vcf(board, &mut self.cache, &moves, start, limits);
                 answer.nodes += nodes;
                 if !kept.is_empty() {
                     moves = kept;
@@ -430,6 +446,7 @@ impl Searcher {
             .or_else(|| slice(start, limits.deadline, 2));
         let mut search = Search::new(board, &mut self.tt, self.params);
         search.deadline = limits.deadline;
+        search.stop = limits.stop;
         search.max_nodes = max_nodes.saturating_sub(answer.nodes);
         let mut best = (root[0].0, -INFINITE);
         let mut pv = vec![root[0].0];
@@ -488,12 +505,15 @@ fn stop_vcf(
     cache: &mut FailCache,
     moves: &[Cell],
     start: Instant,
-    deadline: Option<Instant>,
+    limits: &Limits<'_>,
 ) -> (Vec<Cell>, u64) {
+    let deadline = limits.deadline;
     let mut nodes = 0;
     board.pass();
     let threat = {
-        let mut vcf = Vcf::new(cache, 20_000).with_deadline(slice(start, deadline, 8));
+        let mut vcf = Vcf::new(cache, 20_000)
+            .with_deadline(slice(start, deadline, 8))
+            .with_stop(limits.stop);
         let line = vcf.solve(board, 30);
         nodes += vcf.nodes;
         line
@@ -505,13 +525,15 @@ fn stop_vcf(
     let until = slice(start, deadline, 4);
     let mut kept = Vec::new();
     for (i, &m) in moves.iter().enumerate() {
-        if until.is_some_and(|u| Instant::now() >= u) {
+        if until.is_some_and(|u| Instant::now() >= u) || limits.stopped() {
             // Out of time for the check: keep the rest unchecked.
             kept.extend_from_slice(&moves[i..]);
             break;
         }
         board.make(m);
-        let mut vcf = Vcf::new(cache, 4_000);
+        let mut vcf = Vcf::new(cache, 4_000)
+            .with_deadline(until)
+            .with_stop(limits.stop);
         let refuted = vcf.solve(board, 30).is_some();
         nodes += vcf.nodes;
         board.unmake();
@@ -520,6 +542,12 @@ fn stop_vcf(
         }
     }
     (kept, nodes)
+}
+
+/// Whether an optional stop flag is set.
+#[inline]
+pub(crate) fn stop_set(flag: Option<&AtomicBool>) -> bool {
+    flag.is_some_and(|f| f.load(Ordering::Relaxed))
 }
 
 /// The instant `1/parts` of the way from `start` to `deadline`.

@@ -19,8 +19,11 @@
 //! defence set holds every real defence, see [`super::threats`]); "none found" means
 //! none within the depth and node limits, not that none exists.
 
+use std::sync::atomic::AtomicBool;
+
 use crate::gomoku::board::{Board, Cell};
 
+use super::stop_set;
 use super::threats::{
     blocks_after, defences, five_points, four_dirs, four_moves, has_flex4_threat, legal,
     threat_moves,
@@ -47,6 +50,7 @@ pub struct Vct<'c> {
     salt: u64,
     aborted: bool,
     deadline: Option<std::time::Instant>,
+    stop: Option<&'c AtomicBool>,
     pool: Vec<Vec<Cell>>,
 }
 
@@ -64,8 +68,15 @@ impl<'c> Vct<'c> {
             salt: 0x3C6E_F372_FE94_F82B,
             aborted: false,
             deadline,
+            stop: None,
             pool: Vec::new(),
         }
+    }
+
+    /// Also stop when `stop` is set ([`super::Limits::stop`]).
+    pub fn with_stop(mut self, stop: Option<&'c AtomicBool>) -> Vct<'c> {
+        self.stop = stop;
+        self
     }
 
     /// Whether a limit cut the last solve short.
@@ -94,8 +105,10 @@ impl<'c> Vct<'c> {
             self.aborted = true;
         }
         if self.nodes.is_multiple_of(512)
-            && let Some(d) = self.deadline
-            && std::time::Instant::now() >= d
+            && (stop_set(self.stop)
+                || self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d))
         {
             self.aborted = true;
         }
