@@ -369,13 +369,7 @@ impl<'a> Search<'a> {
         self.put_back(2 * ply, moves);
         self.put_back(2 * ply + 1, cands);
         self.scored[ply] = ordered;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.tt
             .store(key, ply as i32, best_move, best, bound, depth, static_eval);
         best
@@ -473,13 +467,7 @@ impl<'a> Search<'a> {
         self.put_back(2 * ply, moves);
         self.put_back(2 * ply + 1, cands);
         if !self.stopped {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, original_alpha, beta);
             self.tt
                 .store(key, ply as i32, best_move, best, bound, 0, best);
         }

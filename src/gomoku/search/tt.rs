@@ -30,6 +30,21 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The bound of a node's best score `best` searched with the window (`alpha`,
+    /// `beta`): lower at a cut-off, exact inside the window, upper when nothing reached
+    /// alpha.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// One entry, packed into a `u128` (so that the table is allocated zeroed and its pages
 /// are only touched when used): check (32 bits), move (16), score (16), eval (16),
 /// depth (8), flags (8; bits 0..2 the bound: 0 empty, 1 exact, 2 lower, 3 upper; bits
