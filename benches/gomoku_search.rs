@@ -21,7 +21,8 @@ fn positions() -> Vec<(String, Board)> {
     POSITIONS
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
+        .enumerate()
+        .map(|(i, l)| {
             let mut parts = l.split_whitespace();
             let size: usize = parts.next().unwrap().parse().unwrap();
             let rule = match parts.next().unwrap() {
@@ -33,7 +34,7 @@ fn positions() -> Vec<(String, Board)> {
             let board = Board::from_moves(size, rule, &parse_sequence(moves).unwrap()).unwrap();
             (
                 format!(
-                    "{size}-{}-{}",
+                    "p{i}-{size}-{}-{}",
                     rule.name().to_lowercase(),
                     board.stone_count()
                 ),
