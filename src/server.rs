@@ -14,10 +14,14 @@
 //!
 //! Layers, outermost first: metrics and tracing ([`crate::telemetry`]), undecodable
 //! requests as `INVALID_ARGUMENT` ([`undecodable`]), end of streams at drain,
-//! deadline, in-flight limit ([`limits`]).
+//! deadline, in-flight limit ([`drain_streams`], [`deadline`], [`inflight`]).
 
 pub mod connections;
-pub mod limits;
+pub mod deadline;
+pub mod drain_streams;
+pub mod inflight;
+#[cfg(test)]
+mod layer_tests;
 pub mod undecodable;
 
 use std::future::Future;
@@ -39,7 +43,9 @@ use crate::service::doudizhu::DouDizhuApi;
 use crate::service::gomoku::GomokuApi;
 use crate::service::mahjong::MahjongApi;
 use crate::telemetry::{self, GrpcMetricsLayer, MethodTable};
-use limits::{DeadlineLayer, DrainStreamsLayer, InflightLimitLayer};
+use deadline::DeadlineLayer;
+use drain_streams::DrainStreamsLayer;
+use inflight::InflightLimitLayer;
 use undecodable::UndecodableRequestLayer;
 
 /// Names of the game services, as health and reflection report them.
@@ -88,7 +94,7 @@ pub struct ServerConfig {
     /// Requests served at once (health and reflection excluded); beyond it
     /// `RESOURCE_EXHAUSTED`. 0 = no limit.
     pub max_inflight: usize,
-    /// Engine calls computed at once ([`crate::service::executor`]); 0 = the cores the
+    /// Engine calls computed at once ([`crate::service::executor`]); 0 = 4 per core the
     /// process may use. The process has one executor: the first server started sets it.
     pub engine_threads: usize,
     /// Largest request message accepted, in bytes (encoded protobuf); a larger one is
@@ -117,7 +123,7 @@ impl Default for ServerConfig {
     fn default() -> Self {
         Self {
             max_inflight: crate::service::executor::default_max_inflight(
-                crate::service::executor::available_cores(),
+                crate::service::executor::default_engine_threads(),
             ),
             engine_threads: 0,
             max_message_bytes: 1024 * 1024,
