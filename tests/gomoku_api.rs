@@ -212,11 +212,24 @@ async fn bad_positions_name_their_field() {
             "position.black[1]",
             "point q9 is off the 15x15 board",
         ),
+        // Counts that fit neither side to move: the list with too many stones is named.
         (
             stones(&["h8", "i9", "j9"], &[], Stone::Unspecified),
-            "position",
+            "position.black",
             "3 black and 0 white stones cannot occur with either side to move (black has as \
              many stones as white, or one more)",
+        ),
+        (
+            stones(&["h8"], &["i9", "j9"], Stone::Unspecified),
+            "position.white",
+            "1 black and 2 white stones cannot occur with either side to move (black has as \
+             many stones as white, or one more)",
+        ),
+        (
+            stones(&["h8", "i9", "j9"], &[], Stone::White),
+            "position.black",
+            "3 black and 0 white stones cannot occur with white to move (black has as many \
+             stones as white when black is to move, one more when white is)",
         ),
         (
             stones(&["h8"], &[], Stone::Black),
