@@ -285,6 +285,10 @@ async fn analyze_reports_the_winner_and_its_five() {
     assert_eq!(r.winner, Stone::Black as i32);
     assert_eq!(r.winning_line, vec!["a1", "a2", "a3", "a4", "a5"]);
     assert!(!r.board_full);
+    // The game is over, so no threats: a6 would lengthen black's five, not be a four,
+    // and white's four b1..b4 can never be played out.
+    assert!(r.black_threats.is_empty(), "{:?}", r.black_threats);
+    assert!(r.white_threats.is_empty(), "{:?}", r.white_threats);
     let full = analyze(&server, full_5x5(), GomokuRule::Freestyle)
         .await
         .unwrap();
