@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use gameai::server::{self, Listeners, ServerConfig};
-use gameai::service::executor::{available_cores, default_max_inflight};
+use gameai::service::executor::{default_engine_threads, default_max_inflight};
 use gameai::telemetry::{self, LogFormat, RpcLogLevel};
 
 /// gRPC service giving game backends expert decisions for Dou Dizhu, mahjong and
@@ -50,15 +50,16 @@ struct Cli {
     rpc_log_level: RpcLogLevel,
 
     /// Requests served at once, health and reflection excluded; beyond it a call is
-    /// answered RESOURCE_EXHAUSTED at once. Default: 4 per engine thread (one running,
-    /// three waiting). 0 = no limit.
+    /// answered RESOURCE_EXHAUSTED at once. Default: --engine-threads (every admitted
+    /// call computes at once; none queues). 0 = no limit.
     #[arg(long, env = "GAMEAI_MAX_INFLIGHT")]
     max_inflight: Option<usize>,
 
     /// Engine calls (searches, DPs) computed at once, each on its own thread at a
-    /// lower priority than the network; further admitted calls wait for a thread, the
-    /// wait counting against their work budget. 0 = the cores this process may use
-    /// (in a container without a CPU limit: the node's, so set it to the CPU request).
+    /// lower priority than the network, time-sharing the cores; further admitted calls
+    /// wait for a thread, the wait counting against their work budget. 0 = 4 per core
+    /// this process may use (in a container without a CPU limit: the node's, so set it
+    /// to 4 x the CPU request).
     #[arg(long, env = "GAMEAI_ENGINE_THREADS", default_value_t = 0)]
     engine_threads: usize,
 
@@ -117,9 +118,9 @@ struct Cli {
 }
 
 impl Cli {
-    fn engine_threads_or_cores(&self) -> usize {
+    fn engine_threads_or_default(&self) -> usize {
         match self.engine_threads {
-            0 => available_cores(),
+            0 => default_engine_threads(),
             n => n,
         }
     }
@@ -128,8 +129,8 @@ impl Cli {
         ServerConfig {
             max_inflight: self
                 .max_inflight
-                .unwrap_or_else(|| default_max_inflight(self.engine_threads_or_cores())),
-            engine_threads: self.engine_threads_or_cores(),
+                .unwrap_or_else(|| default_max_inflight(self.engine_threads_or_default())),
+            engine_threads: self.engine_threads_or_default(),
             max_message_bytes: self.max_message_bytes,
             request_budget: Duration::from_millis(self.request_budget_ms),
             default_budget: Duration::from_millis(self.default_budget_ms),

@@ -94,7 +94,7 @@ pub struct ServerConfig {
     /// Requests served at once (health and reflection excluded); beyond it
     /// `RESOURCE_EXHAUSTED`. 0 = no limit.
     pub max_inflight: usize,
-    /// Engine calls computed at once ([`crate::service::executor`]); 0 = the cores the
+    /// Engine calls computed at once ([`crate::service::executor`]); 0 = 4 per core the
     /// process may use. The process has one executor: the first server started sets it.
     pub engine_threads: usize,
     /// Largest request message accepted, in bytes (encoded protobuf); a larger one is
@@ -128,7 +128,7 @@ impl Default for ServerConfig {
     fn default() -> Self {
         Self {
             max_inflight: crate::service::executor::default_max_inflight(
-                crate::service::executor::available_cores(),
+                crate::service::executor::default_engine_threads(),
             ),
             engine_threads: 0,
             max_message_bytes: 1024 * 1024,

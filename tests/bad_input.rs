@@ -793,7 +793,6 @@ async fn good_gomoku(channel: Channel) -> Result<(), tonic::Status> {
 }
 
 #[tokio::test]
-#[ignore = "gomoku engine in progress on its branch: reconciled when it lands"]
 async fn gomoku_bad_requests_name_their_field() {
     use proto::{GomokuRule, Stone};
     let renju = GomokuRule::Renju as i32;

@@ -212,11 +212,24 @@ async fn bad_positions_name_their_field() {
             "position.black[1]",
             "point q9 is off the 15x15 board",
         ),
+        // Counts that fit neither side to move: the list with too many stones is named.
         (
             stones(&["h8", "i9", "j9"], &[], Stone::Unspecified),
-            "position",
+            "position.black",
             "3 black and 0 white stones cannot occur with either side to move (black has as \
              many stones as white, or one more)",
+        ),
+        (
+            stones(&["h8"], &["i9", "j9"], Stone::Unspecified),
+            "position.white",
+            "1 black and 2 white stones cannot occur with either side to move (black has as \
+             many stones as white, or one more)",
+        ),
+        (
+            stones(&["h8", "i9", "j9"], &[], Stone::White),
+            "position.black",
+            "3 black and 0 white stones cannot occur with white to move (black has as many \
+             stones as white when black is to move, one more when white is)",
         ),
         (
             stones(&["h8"], &[], Stone::Black),
@@ -272,6 +285,10 @@ async fn analyze_reports_the_winner_and_its_five() {
     assert_eq!(r.winner, Stone::Black as i32);
     assert_eq!(r.winning_line, vec!["a1", "a2", "a3", "a4", "a5"]);
     assert!(!r.board_full);
+    // The game is over, so no threats: a6 would lengthen black's five, not be a four,
+    // and white's four b1..b4 can never be played out.
+    assert!(r.black_threats.is_empty(), "{:?}", r.black_threats);
+    assert!(r.white_threats.is_empty(), "{:?}", r.white_threats);
     let full = analyze(&server, full_5x5(), GomokuRule::Freestyle)
         .await
         .unwrap();

@@ -18,7 +18,7 @@ fn searcher() -> Searcher {
     Searcher::new(4 << 20)
 }
 
-fn quick() -> Limits {
+fn quick() -> Limits<'static> {
     Limits {
         max_nodes: Some(20_000),
         ..Limits::until(Instant::now() + Duration::from_secs(20))
@@ -76,5 +76,256 @@ fn probe() {
                 format_sequence(&answer.pv)
             );
         }
+    }
+}
+
+/// The five points of `color` by plain run counting (independent of the pattern
+/// tables): empty points where a stone of `color` completes a winning run.
+fn five_points_by_counting(b: &Board, color: Color) -> Vec<Point> {
+    let n = b.size() as i32;
+    let mut out = Vec::new();
+    for y in 0..n {
+        for x in 0..n {
+            let p = Point::new(x as u8, y as u8);
+            if b.stone(p).is_some() {
+                continue;
+            }
+            let wins = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+                let mut len = 1;
+                for s in [1, -1] {
+                    let mut i = 1;
+                    loop {
+                        let (a, c) = (x + s * i * dx, y + s * i * dy);
+                        if a < 0
+                            || c < 0
+                            || a >= n
+                            || c >= n
+                            || b.stone(Point::new(a as u8, c as u8)) != Some(color)
+                        {
+                            break;
+                        }
+                        len += 1;
+                        i += 1;
+                    }
+                }
+                b.rule().run_wins(color, len)
+            });
+            if wins {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// A full 5x5 board without a five: rows 1, 3, 5 read XXOOX, rows 2 and 4 OOXXO.
+fn full_5x5() -> (Vec<Point>, Vec<Point>) {
+    let (mut black, mut white) = (Vec::new(), Vec::new());
+    for y in 0..5u8 {
+        for x in 0..5u8 {
+            let row_kind = y % 2 == 0;
+            let col_black = matches!(x, 0 | 1 | 4);
+            if row_kind == col_black {
+                black.push(Point::new(x, y));
+            } else {
+                white.push(Point::new(x, y));
+            }
+        }
+    }
+    (black, white)
+}
+
+#[test]
+fn a_full_board_is_a_clear_no_move() {
+    let (black, white) = full_5x5();
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let mut b = Board::from_stones(5, rule, &black, &white, Color::White).unwrap();
+        assert_eq!(b.winner(), None);
+        let err = searcher().search(&mut b, &quick()).unwrap_err();
+        assert_eq!(err.to_string(), "no move: the board is full (a draw)");
+    }
+}
+
+/// Every point of the full 5x5 board taken back in turn: the one empty point is the
+/// answer (a move there never makes a five in this pattern, so it is the only move).
+#[test]
+fn a_position_with_one_empty_point_gets_that_point() {
+    let (black, white) = full_5x5();
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        for i in 0..black.len() {
+            let mut bl = black.clone();
+            let hole = bl.remove(i);
+            let mut b = Board::from_stones(5, rule, &bl, &white, Color::Black).unwrap();
+            let answer = searcher().search(&mut b, &quick()).unwrap();
+            assert_eq!(answer.best, hole, "{rule}");
+        }
+        for i in 0..white.len() {
+            let mut wh = white.clone();
+            let hole = wh.remove(i);
+            // 13 black and 11 white stones: a composed position, white to move.
+            let mut b = Board::from_stones_any_counts(5, rule, &black, &wh, Color::White).unwrap();
+            let answer = searcher().search(&mut b, &quick()).unwrap();
+            assert_eq!(answer.best, hole, "{rule}");
+        }
+    }
+}
+
+/// Random positions: a random game (moves clustered near the centre or anywhere)
+/// stopped before anyone has won.
+fn random_position(rule: Rule, size: usize, seeds: &[(u8, u8, bool)]) -> Board {
+    let mut b = Board::new(size, rule).unwrap();
+    let c = (size / 2) as i32;
+    for &(x, y, near) in seeds {
+        let p = if near {
+            let r = (size as i32 / 3).max(2);
+            let px = (c + (x as i32 % (2 * r + 1)) - r).clamp(0, size as i32 - 1);
+            let py = (c + (y as i32 % (2 * r + 1)) - r).clamp(0, size as i32 - 1);
+            Point::new(px as u8, py as u8)
+        } else {
+            Point::new(x % size as u8, y % size as u8)
+        };
+        if b.stone(p).is_some() || b.is_full() {
+            continue;
+        }
+        // Black under RENJU does not play forbidden points in a game.
+        if b.to_move() == Color::Black && b.forbidden(p).is_some() {
+            continue;
+        }
+        b.play(p).unwrap();
+        if b.winner().is_some() {
+            b.undo();
+            break;
+        }
+    }
+    b
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn rule() -> impl Strategy<Value = Rule> {
+        prop_oneof![
+            Just(Rule::Freestyle),
+            Just(Rule::Standard),
+            Just(Rule::Renju)
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// Arbitrary positions never panic; the answer is an empty point, legal for the
+        /// side to move (never forbidden to black under RENJU), takes a five when there is
+        /// one, and otherwise blocks the opponent's only five point when it may.
+        #[test]
+        fn answers_are_legal_and_take_or_block_fives(
+            rule in rule(),
+            size in prop_oneof![Just(15usize), Just(20usize), 5usize..=22],
+            seeds in prop::collection::vec((any::<u8>(), any::<u8>(), any::<bool>()), 0..90),
+        ) {
+            let mut b = random_position(rule, size, &seeds);
+            let before = b.hash();
+            let result = Searcher::new(1 << 20).search(&mut b, &Limits::nodes(400));
+            prop_assert_eq!(b.hash(), before, "the board is given back as it was");
+            let answer = match result {
+                Ok(a) => a,
+                Err(e) => {
+                    // Only a full board (or, under RENJU, no legal point) has no move.
+                    prop_assert!(b.is_full() || rule == Rule::Renju, "{e}");
+                    return Ok(());
+                }
+            };
+            let us = b.to_move();
+            prop_assert!(b.stone(answer.best).is_none());
+            prop_assert!(answer.best.on_board(size));
+            if us == Color::Black {
+                prop_assert_eq!(b.forbidden(answer.best), None);
+            }
+            let own = five_points_by_counting(&b, us);
+            let theirs = five_points_by_counting(&b, us.opponent());
+            if !own.is_empty() {
+                prop_assert!(own.contains(&answer.best), "missed the five: {:?} {:?}", own, answer);
+                prop_assert_eq!(answer.forced_win_in, Some(1));
+            } else if theirs.len() == 1 && (us == Color::White || b.forbidden(theirs[0]).is_none()) {
+                prop_assert_eq!(answer.best, theirs[0], "did not block the four");
+            }
+        }
+    }
+}
+
+/// Fixed-depth searches on the benchmark positions, for profiling (release:
+/// `cargo test --release --test gomoku_search probe_depth -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn probe_depth() {
+    let text = include_str!("../benches/data/gomoku_positions.txt");
+    let mut total = (0u64, 0f64);
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let mut parts = line.split_whitespace();
+        let size: usize = parts.next().unwrap().parse().unwrap();
+        let rule = match parts.next().unwrap() {
+            "freestyle" => Rule::Freestyle,
+            _ => Rule::Renju,
+        };
+        let mut b = board(rule, size, parts.next().unwrap());
+        let answer = Searcher::new(64 << 20)
+            .search(&mut b, &Limits::depth(8))
+            .unwrap();
+        total.0 += answer.nodes;
+        total.1 += answer.elapsed.as_secs_f64();
+        println!(
+            "{size} {rule}: {} score {} depth {} nodes {} in {:.0} ms ({:.0} kn/s) {:?}",
+            answer.best,
+            answer.score,
+            answer.depth,
+            answer.nodes,
+            answer.elapsed.as_secs_f64() * 1000.0,
+            answer.nodes as f64 / answer.elapsed.as_secs_f64() / 1000.0,
+            answer.reason
+        );
+    }
+    println!(
+        "total {} nodes {:.0} kn/s",
+        total.0,
+        total.0 as f64 / total.1 / 1000.0
+    );
+}
+
+/// The stop flag ends a search that has neither deadline nor node limit (depth 40 on a
+/// middle game would take far longer than this test): set before the search, every
+/// stage gives up at its next check and the answer is still an empty, legal point; set
+/// from another thread mid-search (as pbrain-gameai's `END` does), the search returns.
+#[test]
+fn stop_flag_ends_an_unbounded_search() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    for (rule, moves) in [
+        (
+            Rule::Freestyle,
+            "h8g6f8e8g7f7h5h6f6e5e7d6i9j10d8g5f4c9d9d11g4e4i6j7",
+        ),
+        (Rule::Renju, "h8g6f8e8g7f7d9e9e5f6e6h4i4i6e7j6h6i5k7f2"),
+    ] {
+        let mut b = board(rule, 15, moves);
+        let stop = AtomicBool::new(true);
+        let answer = searcher()
+            .search(&mut b, &Limits::depth(40).with_stop(&stop))
+            .unwrap();
+        assert!(b.stone(answer.best).is_none(), "{rule}: {}", answer.best);
+        assert_eq!(b.forbidden(answer.best), None, "{rule}");
+        // Checks come every 256 (VCF), 512 (VCT) and 1,024 (alpha-beta) nodes.
+        assert!(answer.nodes < 20_000, "{rule}: {} nodes", answer.nodes);
+
+        let stop = AtomicBool::new(false);
+        let answer = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(200));
+                stop.store(true, Ordering::Relaxed);
+            });
+            searcher()
+                .search(&mut b, &Limits::depth(40).with_stop(&stop))
+                .unwrap()
+        });
+        assert!(b.stone(answer.best).is_none(), "{rule}: {}", answer.best);
     }
 }

@@ -1,5 +1,5 @@
-//! `AnalyzeGomokuPosition`: prost decode, validation, winner and renju forbidden
-//! points. (UNIMPLEMENTED until the gomoku engine lands; see `suggest_gomoku_move`.)
+//! `AnalyzeGomokuPosition`: prost decode, validation, winner, renju forbidden points
+//! and both sides' threats.
 #![no_main]
 use gameai::proto::AnalyzeGomokuPositionRequest;
 use gameai::proto::gomoku_service_server::GomokuService;

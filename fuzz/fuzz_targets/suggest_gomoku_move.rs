@@ -1,6 +1,5 @@
-//! `SuggestGomokuMove`: prost decode, validation, the search within a 3 ms budget.
-//! (The engine is not built yet: the handler answers UNIMPLEMENTED, which `check`
-//! allows, so today this target fuzzes prost's decoding of the contract.)
+//! `SuggestGomokuMove`: prost decode, validation of the position (size, move sequence
+//! or stone lists, side to move, rule), the search within a 3 ms budget.
 #![no_main]
 use gameai::proto::SuggestGomokuMoveRequest;
 use gameai::proto::gomoku_service_server::GomokuService;

@@ -20,12 +20,23 @@
 //!   `mahjong_discard.jsonl` and `mahjong_analyze.jsonl`; every offered discard
 //!   `mahjong_call.jsonl`. The opening deals are kept for every shanten 0..=6 found,
 //!   so the files hold 3–6-shanten openings as well as the 0–2 of later turns.
+//! - **Gomoku**: `--gomoku-games` self-play games of the engine for each of freestyle
+//!   15x15, freestyle 20x20 (Gomocup's board), standard 15x15 and renju 15x15, each from
+//!   the centre plus 1–3 seeded stones within two points of it. The engine is called
+//!   directly with a node limit (not through the handler, whose limit is a time budget)
+//!   so that the games, and the files, are the same on every machine. Every position
+//!   before a move is a state, tagged `RULESIZE/PHASE` (`renju15/middle`): `opening` (under 8 stones),
+//!   `middle` (8–40), `late` (over 40). Every other state is written as stone lists
+//!   with `to_move`, the rest as move sequences. From them: `gomoku_move.jsonl`
+//!   (SuggestGomokuMove at the server's default budget) and `gomoku_position.jsonl`
+//!   (AnalyzeGomokuPosition).
 //!
 //! Lines are picked per tag with the same seeded generator, so a run with the same
 //! flags on the same engines writes the same files. Usage:
 //!
 //! ```sh
 //! cargo run --release --bin bench-requests -- --out bench/requests
+//! cargo run --release --bin bench-requests -- --only gomoku   # one game's files
 //! ```
 
 use std::collections::BTreeMap;
@@ -33,6 +44,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
+use gameai::gomoku::point::format_sequence;
+use gameai::gomoku::search::{Limits, Searcher};
+use gameai::gomoku::{Board, Color, Point, Rule};
 use gameai::proto;
 use gameai::proto::dou_dizhu_service_server::DouDizhuService;
 use gameai::proto::mahjong_service_server::MahjongService;
@@ -63,9 +77,18 @@ struct Cli {
     /// Mahjong walls to play.
     #[arg(long, default_value_t = 3000)]
     mahjong_games: u32,
+    /// Gomoku self-play games per rule and board.
+    #[arg(long, default_value_t = 12)]
+    gomoku_games: u32,
+    /// Engine nodes per gomoku move (a node limit keeps the games deterministic).
+    #[arg(long, default_value_t = 6_000)]
+    gomoku_nodes: u64,
     /// Lines kept per tag and file.
     #[arg(long, default_value_t = 100)]
     per_tag: usize,
+    /// The games whose files to write (comma-separated: doudizhu, mahjong, gomoku).
+    #[arg(long, value_delimiter = ',', default_value = "doudizhu,mahjong,gomoku")]
+    only: Vec<String>,
 }
 
 /// One line of a request file.
@@ -548,6 +571,127 @@ async fn mahjong_files(cli: &Cli, pool: &DescriptorPool) -> std::io::Result<()> 
     Ok(())
 }
 
+// ---------------------------------------------------------------------------------
+// Gomoku
+
+/// The centre plus 1-3 seeded stones within two points of it.
+fn gomoku_opening(rng: &mut StdRng, size: usize) -> Vec<Point> {
+    let m = (size / 2) as i32;
+    let mut moves = vec![Point::new(m as u8, m as u8)];
+    let extra = rng.random_range(1..=3);
+    while moves.len() <= extra {
+        let p = Point::new(
+            (m + rng.random_range(-2..=2)) as u8,
+            (m + rng.random_range(-2..=2)) as u8,
+        );
+        if !moves.contains(&p) {
+            moves.push(p);
+        }
+    }
+    moves
+}
+
+/// The request form of a position: a move sequence, or (`lists`) stone lists with the
+/// side to move.
+fn gomoku_position(board: &Board, lists: bool) -> proto::GomokuPosition {
+    let history: Vec<Point> = board.history().collect();
+    if !lists {
+        return proto::GomokuPosition {
+            size: board.size() as u32,
+            moves: format_sequence(&history),
+            ..Default::default()
+        };
+    }
+    let names = |parity: usize| -> Vec<String> {
+        history
+            .iter()
+            .skip(parity)
+            .step_by(2)
+            .map(ToString::to_string)
+            .collect()
+    };
+    proto::GomokuPosition {
+        size: board.size() as u32,
+        moves: String::new(),
+        black: names(0),
+        white: names(1),
+        to_move: match board.to_move() {
+            Color::Black => proto::Stone::Black as i32,
+            Color::White => proto::Stone::White as i32,
+        },
+    }
+}
+
+fn gomoku_files(cli: &Cli, pool: &DescriptorPool) -> std::io::Result<()> {
+    let mut rng = StdRng::seed_from_u64(cli.seed ^ 0x676f);
+    let configs = [
+        (Rule::Freestyle, proto::GomokuRule::Freestyle, 15),
+        (Rule::Freestyle, proto::GomokuRule::Freestyle, 20),
+        (Rule::Standard, proto::GomokuRule::Standard, 15),
+        (Rule::Renju, proto::GomokuRule::Renju, 15),
+    ];
+    let (mut moves, mut positions) = (Vec::new(), Vec::new());
+    let mut searcher = Searcher::new(8 << 20);
+    for (rule, proto_rule, size) in configs {
+        for game in 0..cli.gomoku_games {
+            let open = gomoku_opening(&mut rng, size);
+            let mut board = Board::from_moves(size, rule, &open).expect("a legal opening");
+            searcher.clear();
+            loop {
+                let stones = board.stone_count();
+                let phase = match stones {
+                    0..8 => "opening",
+                    8..=40 => "middle",
+                    _ => "late",
+                };
+                let tag = format!("{}{size}/{phase}", rule.name().to_lowercase());
+                let source = format!("game {game} move {}", stones + 1);
+                let position = gomoku_position(&board, stones % 2 == 1);
+                let suggest = proto::SuggestGomokuMoveRequest {
+                    position: Some(position.clone()),
+                    rule: proto_rule as i32,
+                    ..Default::default()
+                };
+                moves.push(Line {
+                    method: "gameai.v1.GomokuService/SuggestGomokuMove",
+                    tag: tag.clone(),
+                    source: source.clone(),
+                    json: to_json(pool, "gameai.v1.SuggestGomokuMoveRequest", &suggest),
+                });
+                let analyze = proto::AnalyzeGomokuPositionRequest {
+                    position: Some(position),
+                    rule: proto_rule as i32,
+                };
+                positions.push(Line {
+                    method: "gameai.v1.GomokuService/AnalyzeGomokuPosition",
+                    tag,
+                    source,
+                    json: to_json(pool, "gameai.v1.AnalyzeGomokuPositionRequest", &analyze),
+                });
+                let Ok(answer) = searcher.search(&mut board, &Limits::nodes(cli.gomoku_nodes))
+                else {
+                    break; // a full board
+                };
+                board
+                    .play(answer.best)
+                    .expect("the engine answers a legal point");
+                if board.winner().is_some() {
+                    break;
+                }
+            }
+        }
+    }
+    write(
+        &cli.out.join("gomoku_move.jsonl"),
+        &pick(moves, cli.per_tag / 4, &mut rng),
+    )?;
+    write(
+        &cli.out.join("gomoku_position.jsonl"),
+        &pick(positions, cli.per_tag / 4, &mut rng),
+    )?;
+    Ok(())
+}
+
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let cli = Cli::parse();
@@ -555,7 +699,15 @@ async fn main() -> std::io::Result<()> {
     pool.decode_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
         .expect("the contract's descriptors");
     std::fs::create_dir_all(&cli.out)?;
-    ddz_files(&cli, &pool).await?;
-    mahjong_files(&cli, &pool).await?;
+    let wanted = |game: &str| cli.only.iter().any(|g| g == game);
+    if wanted("doudizhu") {
+        ddz_files(&cli, &pool).await?;
+    }
+    if wanted("mahjong") {
+        mahjong_files(&cli, &pool).await?;
+    }
+    if wanted("gomoku") {
+        gomoku_files(&cli, &pool)?;
+    }
     Ok(())
 }

@@ -91,7 +91,7 @@ impl Player for EnginePlayer {
     fn choose(&mut self, request: &ThinkRequest<'_>) -> Result<Choice, String> {
         let mut board = board_for(request).map_err(|e| e.to_string())?;
         let bytes = search_bytes(request.memory_bytes);
-        let limits = Limits::until(request.deadline);
+        let limits = Limits::until(request.deadline).with_stop(request.stop);
         let result = self
             .searcher(bytes)
             .search(&mut board, &limits)

@@ -57,7 +57,8 @@ pub struct Analysis {
     /// Under RENJU with black to move: every forbidden empty point, in board order
     /// (row by row from a1).
     pub forbidden: Vec<(Point, ForbiddenKind)>,
-    /// Black's threats, then white's: fours first, then open threes.
+    /// Black's threats, then white's: fours first, then open threes; none once the
+    /// game is over.
     pub threats: [Vec<Threat>; 2],
 }
 
@@ -77,7 +78,13 @@ pub fn analyze(board: &mut Board) -> Analysis {
     } else {
         Vec::new()
     };
-    let threats = [Color::Black, Color::White].map(|color| threats_of(board, color, &cells));
+    // Threats are about moves still to come: none once the game is over (otherwise
+    // the points that lengthen the winner's five would be listed as its fours).
+    let threats = if board.winner().is_some() {
+        [Vec::new(), Vec::new()]
+    } else {
+        [Color::Black, Color::White].map(|color| threats_of(board, color, &cells))
+    };
     Analysis {
         winner: board.winner(),
         winning_line,

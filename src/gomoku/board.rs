@@ -21,8 +21,7 @@
 
 use super::error::GomokuError;
 use super::patterns::{
-    BLACK, COMBOS, Combo, EMPTY, LinePattern, LineRule, WALL, key_shift, line_table, swap_colors,
-    unpack,
+    BLACK, COMBOS, Combo, EMPTY, LinePattern, PairTable, WALL, key_shift, unpack,
 };
 use super::point::{Color, MAX_SIZE, MIN_SIZE, Point};
 use super::rules::{ForbiddenKind, Rule, ThreeRule};
@@ -96,7 +95,9 @@ pub struct Board {
     hash: u64,
     history: Vec<Record>,
     stones: [usize; 2],
-    tables: [&'static [u8]; 2],
+    tables: PairTable,
+    /// Cells on each side whose stones the line keys hold (4 in freestyle, else 5).
+    radius: isize,
     forbid: [bool; 2],
     winner: Option<Color>,
     /// Black's losing forbidden move under RENJU: its cell and kind.
@@ -106,6 +107,10 @@ pub struct Board {
     bbox: [u8; 4],
     forbidden_checks: u32,
     three_rule: ThreeRule,
+    /// The candidate area (empty points within two of a stone), kept incrementally.
+    cand: Vec<u16>,
+    /// Position of each cell in `cand` (`u16::MAX`: absent).
+    cand_pos: [u16; CELLS],
 }
 
 impl std::fmt::Debug for Board {
@@ -160,10 +165,8 @@ impl Board {
             return Err(GomokuError::BadSize(size));
         }
         let forbid = [rule.has_forbidden(Color::Black), false];
-        let tables = [
-            line_table(LineRule::of(rule, Color::Black)),
-            line_table(LineRule::of(rule, Color::White)),
-        ];
+        let tables = PairTable::of(rule);
+        let radius = tables.radius() as isize;
         let mut b = Board {
             size,
             rule,
@@ -180,12 +183,15 @@ impl Board {
             history: Vec::with_capacity(size * size),
             stones: [0; 2],
             tables,
+            radius,
             forbid,
             winner: None,
             lost_by_forbidden: None,
             bbox: [u8::MAX, 0, u8::MAX, 0],
             forbidden_checks: 0,
             three_rule: ThreeRule::Rif,
+            cand: Vec::with_capacity(MAX_SIZE * MAX_SIZE),
+            cand_pos: [u16::MAX; CELLS],
         };
         for y in 0..size {
             for x in 0..size {
@@ -464,18 +470,13 @@ impl Board {
         self.keys[c][d]
     }
 
-    /// The line table `color` reads.
-    pub fn table(&self, color: Color) -> &'static [u8] {
-        self.tables[color.index()]
-    }
-
     /// Stones within two points (a 5x5 square) of cell `c`.
     pub fn near(&self, c: Cell) -> u8 {
         self.near[c]
     }
 
     /// The empty cells within two points of a stone (the candidate area), or the centre
-    /// on an empty board. Row by row over the stones' bounding box.
+    /// on an empty board. Kept incrementally; the order depends on the history.
     pub fn candidates(&self, out: &mut Vec<Cell>) {
         out.clear();
         if self.stone_count() == 0 {
@@ -483,15 +484,24 @@ impl Board {
             out.push(cell_of(m, m));
             return;
         }
-        let lo = |v: u8| usize::from(v).saturating_sub(2);
-        let hi = |v: u8| (usize::from(v) + 2).min(self.size - 1);
-        for y in lo(self.bbox[2])..=hi(self.bbox[3]) {
-            for x in lo(self.bbox[0])..=hi(self.bbox[1]) {
-                let c = cell_of(x, y);
-                if self.cells[c] == EMPTY as u8 && self.near[c] > 0 {
-                    out.push(c);
-                }
+        out.extend(self.cand.iter().map(|&c| usize::from(c)));
+    }
+
+    fn cand_add(&mut self, c: Cell) {
+        if self.cand_pos[c] == u16::MAX {
+            self.cand_pos[c] = self.cand.len() as u16;
+            self.cand.push(c as u16);
+        }
+    }
+
+    fn cand_remove(&mut self, c: Cell) {
+        let pos = self.cand_pos[c];
+        if pos != u16::MAX {
+            self.cand.swap_remove(pos.into());
+            if let Some(&moved) = self.cand.get(usize::from(pos)) {
+                self.cand_pos[usize::from(moved)] = pos;
             }
+            self.cand_pos[c] = u16::MAX;
         }
     }
 
@@ -734,19 +744,14 @@ impl Board {
     ) -> Vec<Cell> {
         let mut out = Vec::new();
         let step = DIRS[d];
-        let table = self.tables[color.index()];
         for off in (-4..=4i32).filter(|&o| o != 0) {
             let q = (c as isize + off as isize * step) as usize;
             if self.cells[q] != EMPTY as u8 {
                 continue;
             }
-            // Keys hold black's view; white reads them swapped. Then q is an own stone.
-            let own_view = match color {
-                Color::Black => self.keys[c][d],
-                Color::White => swap_colors(self.keys[c][d]),
-            };
-            let key = own_view | BLACK << key_shift(off);
-            if want(LinePattern::from_code(table[key as usize])) {
+            // The key with a stone of `color` at q.
+            let key = self.keys[c][d] | u32::from(stone_value(color)) << key_shift(off);
+            if want(LinePattern::from_code(self.tables.code(key, color))) {
                 out.push(q);
             }
         }
@@ -821,11 +826,12 @@ impl Board {
         for k in 0..2 {
             self.uncount(c, k);
         }
+        self.cand_remove(c);
         self.cells[c] = v;
         self.hash ^= ZOBRIST[color.index()][c];
         self.stones[color.index()] += 1;
         for (d, &step) in DIRS.iter().enumerate() {
-            for i in 1..=5isize {
+            for i in 1..=self.radius {
                 let f = (c as isize + i * step) as usize;
                 self.keys[f][d] |= u32::from(v) << key_shift(-(i as i32));
                 if self.cells[f] == EMPTY as u8 {
@@ -853,7 +859,7 @@ impl Board {
         self.hash ^= ZOBRIST[color.index()][c];
         self.stones[color.index()] -= 1;
         for (d, &step) in DIRS.iter().enumerate() {
-            for i in 1..=5isize {
+            for i in 1..=self.radius {
                 let f = (c as isize + i * step) as usize;
                 self.keys[f][d] &= !(3 << key_shift(-(i as i32)));
                 if self.cells[f] == EMPTY as u8 {
@@ -873,21 +879,33 @@ impl Board {
         self.add_near(c, -1);
     }
 
+    /// Counts a stone put at `c` (`delta` 1) or taken from it (-1) in the 5x5 square
+    /// around it, and keeps the candidate area in step.
     fn add_near(&mut self, c: Cell, delta: i8) {
         for dy in -2..=2isize {
             for dx in -2..=2isize {
                 let n = (c as isize + dy * STRIDE as isize + dx) as usize;
                 self.near[n] = self.near[n].wrapping_add_signed(delta);
+                if self.cells[n] == EMPTY as u8 {
+                    match (delta, self.near[n]) {
+                        (1, 1) => self.cand_add(n),
+                        (-1, 0) => self.cand_remove(n),
+                        _ => {}
+                    }
+                }
             }
+        }
+        if delta < 0 && self.near[c] > 0 {
+            self.cand_add(c);
         }
     }
 
     /// Re-reads the pattern of empty cell `c` in direction `d` for both colours.
     #[inline]
     fn refresh(&mut self, c: Cell, d: usize) {
-        let key = self.keys[c][d];
-        for (k, view) in [key, swap_colors(key)].into_iter().enumerate() {
-            let code = u16::from(self.tables[k][view as usize]);
+        let pair = self.tables.pair(self.keys[c][d]);
+        for k in 0..2 {
+            let code = u16::from((pair >> (4 * k)) & 15);
             let old = self.packed[k][c];
             let new = (old & !(15 << (4 * d))) | code << (4 * d);
             if new != old {
@@ -904,12 +922,8 @@ impl Board {
     fn refresh_all(&mut self, c: Cell, k: usize) {
         let mut packed = 0u16;
         for d in 0..4 {
-            let key = if k == 0 {
-                self.keys[c][d]
-            } else {
-                swap_colors(self.keys[c][d])
-            };
-            packed |= u16::from(self.tables[k][key as usize]) << (4 * d);
+            let code = (self.tables.pair(self.keys[c][d]) >> (4 * k)) & 15;
+            packed |= u16::from(code) << (4 * d);
         }
         self.packed[k][c] = packed;
         self.combo[k][c] = Combo::of(packed, self.forbid[k]);
@@ -956,6 +970,17 @@ mod tests {
             }
         }
         assert_eq!(b.combo_count, fresh.combo_count);
+        let mut cands = Vec::new();
+        b.candidates(&mut cands);
+        cands.sort();
+        let scanned: Vec<Cell> = if b.stone_count() == 0 {
+            vec![cell_of(b.size / 2, b.size / 2)]
+        } else {
+            b.empty_cells().filter(|&c| b.near[c] > 0).collect()
+        };
+        let mut scanned = scanned;
+        scanned.sort();
+        assert_eq!(cands, scanned, "candidate area");
         assert_eq!(b.value_sum, fresh.value_sum);
         assert_eq!(
             b.hash ^ fresh.hash,

@@ -12,7 +12,7 @@
 //!   incrementally ([`crate::gomoku::board`]). Five cells on each side are enough: every
 //!   five through the point lies within 4 cells of it, and one more cell tells a five
 //!   from an overline.
-//! - [`line_table`] maps a key to a [`LinePattern`] for black; white reads the same table
+//! - [`LineTable`] maps a key to a [`LinePattern`] for black; white reads the same table
 //!   with the colours of the key swapped ([`swap_colors`]). There is one table per
 //!   [`LineRule`] (what a long run means), built once per process on first use.
 //! - [`Combo::of`] combines the four directions' patterns into one [`Combo`] (five,
@@ -162,33 +162,117 @@ pub const fn swap_colors(key: u32) -> u32 {
     ((key & 0x55555) << 1) | ((key >> 1) & 0x55555)
 }
 
-/// The pattern table of one line rule: 2^20 entries, one byte each (a `LinePattern`
-/// code), indexed by a line key seen from black's side.
-pub fn line_table(rule: LineRule) -> &'static [u8] {
-    static TABLES: [OnceLock<Box<[u8]>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    TABLES[rule.index()].get_or_init(|| build_line_table(rule))
+/// The pattern table of one line rule, indexed by a line key seen from black's side.
+///
+/// Where five or more wins ([`LineRule::Long`]) the fifth cell on each side never
+/// matters (every five through the centre lies within four cells of it, and a longer
+/// run wins too), so that table drops those two slots: 2^16 entries instead of 2^20,
+/// small enough to stay in cache, and the board need not track the fifth cells.
+#[derive(Clone, Copy, Debug)]
+pub struct LineTable {
+    codes: &'static [u8],
+    long: bool,
+}
+
+impl LineTable {
+    /// The table of `rule`, built once per process on first use.
+    pub fn of(rule: LineRule) -> LineTable {
+        static TABLES: [OnceLock<Box<[u8]>>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        LineTable {
+            codes: TABLES[rule.index()].get_or_init(|| build_line_table(rule)),
+            long: rule == LineRule::Long,
+        }
+    }
+
+    /// Cells on each side of the centre that matter: 4 where long runs win, else 5.
+    pub const fn radius(self) -> usize {
+        if self.long { 4 } else { HALF }
+    }
+
+    /// The pattern code of `key` (black's view).
+    #[inline]
+    pub fn code(self, key: u32) -> u8 {
+        let index = if self.long { (key >> 2) & 0xFFFF } else { key };
+        self.codes[index as usize]
+    }
+
+    /// The pattern of the line with key `key` (black's view) for a stone of `color`.
+    pub fn pattern(self, key: u32, color: Color) -> LinePattern {
+        let k = match color {
+            Color::Black => key,
+            Color::White => swap_colors(key),
+        };
+        LinePattern::from_code(self.code(k))
+    }
+}
+
+/// Both colours' patterns of a line key in one byte (black in the low four bits, white
+/// in the high four), for one rule: one lookup per cell and direction when the board
+/// updates. Indexed like [`LineTable`]: 2^16 entries in freestyle, 2^20 otherwise.
+#[derive(Clone, Copy, Debug)]
+pub struct PairTable {
+    codes: &'static [u8],
+    long: bool,
+}
+
+impl PairTable {
+    /// The table of `rule`, built once per process on first use.
+    pub fn of(rule: Rule) -> PairTable {
+        static TABLES: [OnceLock<Box<[u8]>>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        let black = LineTable::of(LineRule::of(rule, Color::Black));
+        let white = LineTable::of(LineRule::of(rule, Color::White));
+        let long = black.long && white.long;
+        let index = match rule {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 2,
+        };
+        let codes = TABLES[index].get_or_init(|| {
+            let pair = |key: u32| black.code(key) | white.code(swap_colors(key)) << 4;
+            if long {
+                (0..1u32 << 16).map(|k| pair(k << 2)).collect()
+            } else {
+                (0..1u32 << KEY_BITS).map(pair).collect()
+            }
+        });
+        PairTable { codes, long }
+    }
+
+    /// Cells on each side of the centre that matter: 4 where long runs win for both
+    /// colours, else 5.
+    pub const fn radius(self) -> usize {
+        if self.long { 4 } else { HALF }
+    }
+
+    /// Both codes of `key` (black's view): black's in bits 0..4, white's in 4..8.
+    #[inline]
+    pub fn pair(self, key: u32) -> u8 {
+        let index = if self.long { (key >> 2) & 0xFFFF } else { key };
+        self.codes[index as usize]
+    }
+
+    /// The pattern code of `key` (black's view) for a stone of `color` at the centre.
+    #[inline]
+    pub fn code(self, key: u32, color: Color) -> u8 {
+        (self.pair(key) >> (4 * color.index())) & 15
+    }
 }
 
 /// Builds every pattern, combination and point-value table now (the server does so at
 /// start, so that no request pays for it). Returns the bytes they hold.
 pub fn init() -> usize {
-    for rule in [LineRule::Long, LineRule::Exact, LineRule::RenjuBlack] {
-        line_table(rule);
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        PairTable::of(rule);
     }
     for forbidden in [false, true] {
         combo_table(forbidden);
         super::values::point_value(0, forbidden);
     }
-    3 * (1 << KEY_BITS) + 2 * (1 << 16) * 3
-}
-
-/// The pattern of the line with key `key` (cell values as seen by `color`) under `rule`.
-pub fn line_pattern(table: &[u8], key: u32, color: Color) -> LinePattern {
-    let k = match color {
-        Color::Black => key,
-        Color::White => swap_colors(key),
-    };
-    LinePattern::from_code(table[k as usize])
+    // Line tables (2 of 2^20, 1 of 2^16), pair tables (2 of 2^20, 1 of 2^16), combo and
+    // value tables (2 x 2^16 x (1 + 2) bytes).
+    4 * (1 << KEY_BITS) + 2 * (1 << 16) + 2 * (1 << 16) * 3
 }
 
 /// Ternary cell values of the classifier: own stone, empty, blocked (opponent or wall).
@@ -216,6 +300,15 @@ fn build_line_table(rule: LineRule) -> Box<[u8]> {
                 .0
         })
         .collect();
+    if rule == LineRule::Long {
+        // Index bits: slots 1..=8 (offsets -4..-1, 1..4); slots 0 and 9 read as empty.
+        return (0..1usize << 16)
+            .map(|k| {
+                let key = k << 2;
+                classify(half[key & 1023] + 243 * half[key >> 10], rule, &mut memo)
+            })
+            .collect();
+    }
     let mut table = vec![0u8; 1 << KEY_BITS].into_boxed_slice();
     for (key, entry) in table.iter_mut().enumerate() {
         let index = half[key & 1023] + 243 * half[key >> 10];
@@ -539,7 +632,7 @@ mod tests {
     }
 
     fn pat(rule: LineRule, line: &str) -> LinePattern {
-        line_pattern(line_table(rule), key(line), Color::Black)
+        LineTable::of(rule).pattern(key(line), Color::Black)
     }
 
     #[test]

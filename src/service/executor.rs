@@ -5,19 +5,27 @@
 //! - Engine work (a search, a DP, a move generation) runs on tokio's blocking threads,
 //!   never on the runtime's workers, which serve the network, health and metrics.
 //! - At most [`engine_threads`] pieces of engine work run at once (the `--engine-threads`
-//!   flag; by default the cores the process may use). A call beyond that waits, without
-//!   a thread, for a slot; the time it waits counts against its own work deadline (the
-//!   engines stop at [`super::work_deadline`] whenever they started, so a call that
-//!   waited long answers with a cheaper, honestly labelled answer rather than late).
-//!   Without this bound, 64 concurrent searches on 64 blocking threads took the CPU
-//!   from the two runtime workers: health checks took 2.5 s and nothing was shed
-//!   (BENCHMARKS.md, "Overload").
+//!   flag; by default [`ENGINE_CALLS_PER_CORE`] per core the process may use), sharing
+//!   the cores by the kernel's time slices. A call beyond that waits, without a thread,
+//!   for a slot; the time it waits counts against its own work deadline (the engines
+//!   stop at [`super::work_deadline`] whenever they started, so a call that waited long
+//!   answers with a cheaper, honestly labelled answer rather than late). Without this
+//!   bound, 64 concurrent searches on 64 blocking threads took the CPU from the two
+//!   runtime workers: health checks took 2.5 s and nothing was shed (BENCHMARKS.md,
+//!   "Overload"). With one slot per core instead of four, a millisecond call waited
+//!   behind two searches that run to their 1 s budget: in the soak's mix at 22 calls/s
+//!   15% of the calls were shed and the heuristic plays' p99 was 0.9 s; with four per
+//!   core, none was shed and that p99 was 0.15 s (BENCHMARKS.md, "Soak").
+//!   Time-sliced, a search gets less CPU within its budget and says so (`exact`,
+//!   nodes); a quick call is never queued behind it.
 //! - Each blocking thread that runs engine work lowers its own scheduling priority once
 //!   (Linux: nice [`ENGINE_NICE`], per thread), so that when the cores are saturated the
 //!   runtime workers still get them first: answers go out and health stays prompt.
 //! - The server's in-flight limit (`--max-inflight`, by default
-//!   [`default_max_inflight`] = [`INFLIGHT_PER_ENGINE_THREAD`] per engine thread) bounds
-//!   the queue: beyond it calls are shed with `RESOURCE_EXHAUSTED` at once.
+//!   [`default_max_inflight`]: as many as may compute at once, so that by default no
+//!   admitted call waits for a slot) bounds the work in progress: beyond it calls are
+//!   shed with `RESOURCE_EXHAUSTED` at once. An operator who raises `--max-inflight`
+//!   above `--engine-threads` gets a queue of admitted calls waiting for a slot.
 //!
 //! Gauges: `gameai_engine_calls_running` and `gameai_engine_calls_waiting`.
 
@@ -29,12 +37,18 @@ use tokio::sync::Semaphore;
 use super::error;
 
 /// Nice value of the threads that run engine work (0 is the default, 19 the lowest
-/// priority): the runtime workers, at 0, get about three times their CPU share.
-pub const ENGINE_NICE: i32 = 5;
+/// priority). CFS weighs nice 0 at 1024 and nice 15 at 36: two runtime workers busy
+/// beside eight engine threads still get 88% of the cores. At nice 5 (weight 335) the
+/// eight took most of them and, at 3x the in-flight limit, health checks waited up to
+/// 0.45 s (p99) and refusals 0.49 s; at 15, 43 ms and 16 ms (BENCHMARKS.md,
+/// "Overload"). In a container, nice weighs the threads of the container's CPU cgroup
+/// against each other, so it costs the engines nothing when the network is idle.
+pub const ENGINE_NICE: i32 = 15;
 
-/// Calls admitted per engine thread by the default in-flight limit: one running and
-/// three waiting, so that a queued call waits at most about three engine calls.
-pub const INFLIGHT_PER_ENGINE_THREAD: usize = 4;
+/// Engine calls computing at once per core by default (`--engine-threads 0`): enough
+/// that quick calls time-share the cores with searches that run to their budget
+/// instead of queueing behind them, few enough that the cores are not thrashed.
+pub const ENGINE_CALLS_PER_CORE: usize = 4;
 
 static SLOTS: OnceLock<(usize, Semaphore)> = OnceLock::new();
 
@@ -45,12 +59,17 @@ pub fn available_cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// The default `--max-inflight`: [`INFLIGHT_PER_ENGINE_THREAD`] per engine thread.
-pub fn default_max_inflight(engine_threads: usize) -> usize {
-    engine_threads.max(1) * INFLIGHT_PER_ENGINE_THREAD
+/// The default `--engine-threads`: [`ENGINE_CALLS_PER_CORE`] per available core.
+pub fn default_engine_threads() -> usize {
+    available_cores() * ENGINE_CALLS_PER_CORE
 }
 
-/// Sets the number of engine threads (0 = [`available_cores`]). The first call wins
+/// The default `--max-inflight`: as many calls as may compute at once.
+pub fn default_max_inflight(engine_threads: usize) -> usize {
+    engine_threads.max(1)
+}
+
+/// Sets the number of engine threads (0 = [`default_engine_threads`]). The first call wins
 /// (the process has one executor; tests that start several servers share it); later
 /// calls return the number already in force.
 pub fn configure(threads: usize) -> usize {
@@ -65,7 +84,7 @@ pub fn engine_threads() -> usize {
 fn slots_with(threads: usize) -> &'static (usize, Semaphore) {
     SLOTS.get_or_init(|| {
         let n = if threads == 0 {
-            available_cores()
+            default_engine_threads()
         } else {
             threads
         };
@@ -207,8 +226,11 @@ mod tests {
 
     #[test]
     fn the_default_inflight_limit_follows_the_engine_threads() {
-        assert_eq!(default_max_inflight(2), 8);
-        assert_eq!(default_max_inflight(0), INFLIGHT_PER_ENGINE_THREAD);
-        assert!(available_cores() >= 1);
+        assert_eq!(default_max_inflight(8), 8);
+        assert_eq!(default_max_inflight(0), 1);
+        assert_eq!(
+            default_engine_threads(),
+            available_cores() * ENGINE_CALLS_PER_CORE
+        );
     }
 }

@@ -3,10 +3,11 @@
 //!
 //! Bad input is INVALID_ARGUMENT naming the field: `rule` (unknown value),
 //! `position.size` (outside 5..22), `position` (both a move sequence and stone lists;
-//! stone counts that fit neither side to move; a finished game asked for a move),
-//! `position.moves` (notation, a point off the board or taken twice, a move after the
-//! game ended), `position.black[i]` / `position.white[i]` (notation, off the board,
-//! taken twice), `position.to_move` (stone counts that cannot occur with it).
+//! a finished game asked for a move), `position.moves` (notation, a point off the board
+//! or taken twice, a move after the game ended), `position.black[i]` /
+//! `position.white[i]` (notation, off the board, taken twice), `position.black` /
+//! `position.white` (stone counts that fit neither side to move: the list with too many
+//! stones), `position.to_move` (stone counts that fit only the other side to move).
 
 use std::time::Instant;
 
@@ -274,8 +275,14 @@ pub fn position_from_proto(
         None if black.len() == white.len() => Color::Black,
         None if black.len() == white.len() + 1 => Color::White,
         None => {
+            // No side to move fits: the list with too many stones is at fault.
+            let field = if black.len() > white.len() {
+                "position.black"
+            } else {
+                "position.white"
+            };
             return Err(invalid_argument(
-                "position",
+                field,
                 format!(
                     "{} black and {} white stones cannot occur with either side to move \
                      (black has as many stones as white, or one more)",
@@ -286,7 +293,11 @@ pub fn position_from_proto(
         }
     };
     Board::from_stones(size, rule, &black, &white, side).map_err(|e| {
+        // Counts that fit the other side to move blame `to_move`; counts that fit
+        // neither blame the list with too many stones.
         let field = match e {
+            GomokuError::StoneCounts { black, white, .. } if black > white + 1 => "position.black",
+            GomokuError::StoneCounts { black, white, .. } if white > black => "position.white",
             GomokuError::StoneCounts { .. } => "position.to_move",
             _ => "position",
         };

@@ -2,8 +2,8 @@
 """Overload: 3x the sustainable concurrency against a gameai server, with assertions.
 
 The server runs with `--max-inflight M` (the sustainable concurrency: the calls it
-admits at once; by default the server's own default, 4 per core, one computing and
-three waiting per engine thread) and `--engine-memory-mb E`. loadgen keeps 3M calls in flight for the duration,
+admits at once; by default the server's own default, 4 per core, all computing at
+once) and `--engine-memory-mb E`. loadgen keeps 3M calls in flight for the duration,
 over a mix of every RPC weighted to the hard ones (`--balance-methods`: each method an
 equal share, among them mahjong discards up to 6-shanten and Dou Dizhu SEARCH), and
 probes health on a connection of its own every 250 ms. Passes when:

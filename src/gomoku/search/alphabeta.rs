@@ -15,22 +15,22 @@
 //! evaluation or plays on with the side to move's fours (each answered by its forced
 //! block), so that every VCF within its horizon is seen.
 
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::gomoku::board::{Board, CELLS, Cell};
 use crate::gomoku::patterns::Combo;
 use crate::gomoku::point::Color;
 
-use super::eval::evaluate;
-use super::movepick::{MovePicker, quiet_score};
-use super::score::{INFINITE, loss_in, win_in};
+use super::eval::{evaluate_threats, evaluate_with};
+use super::movepick::{quiet_score, score_moves, select};
+use super::score::{INFINITE, WIN_MIN, loss_in, win_in};
 use super::threats::{defences, five_points, four_moves, has_flex4_threat, legal};
 use super::tt::{Bound, TranspositionTable};
+use super::{Params, stop_set};
 
 /// Deepest ply the search reaches (main search plus quiescence).
 pub const MAX_PLY: usize = 96;
-/// Quiescence plies beyond the horizon (fours and their blocks).
-const QUIESCENCE_PLIES: i32 = 16;
 
 /// The state of one search: the board, the tables and the counters.
 pub struct Search<'a> {
@@ -39,6 +39,8 @@ pub struct Search<'a> {
     pub nodes: u64,
     pub max_nodes: u64,
     pub deadline: Option<Instant>,
+    /// An external stop flag ([`super::Limits::stop`]), read with the clock.
+    pub stop: Option<&'a AtomicBool>,
     pub stopped: bool,
     pub seldepth: usize,
     killers: [[Cell; 2]; MAX_PLY],
@@ -46,19 +48,22 @@ pub struct Search<'a> {
     pv: Box<[[Cell; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     buffers: Vec<Vec<Cell>>,
+    scored: Vec<Vec<(Cell, i32)>>,
+    params: Params,
 }
 
 const NO_CELL: Cell = 0;
 
 impl<'a> Search<'a> {
     /// A search on `board` with table `tt`.
-    pub fn new(board: &'a mut Board, tt: &'a mut TranspositionTable) -> Search<'a> {
+    pub fn new(board: &'a mut Board, tt: &'a mut TranspositionTable, params: Params) -> Search<'a> {
         Search {
             board,
             tt,
             nodes: 0,
             max_nodes: u64::MAX,
             deadline: None,
+            stop: None,
             stopped: false,
             seldepth: 0,
             killers: [[NO_CELL; 2]; MAX_PLY],
@@ -66,6 +71,8 @@ impl<'a> Search<'a> {
             pv: Box::new([[NO_CELL; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             buffers: (0..MAX_PLY * 2).map(|_| Vec::with_capacity(64)).collect(),
+            scored: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            params,
         }
     }
 
@@ -79,10 +86,17 @@ impl<'a> Search<'a> {
             self.stopped = true;
         }
         if self.nodes & 1023 == 0
-            && let Some(d) = self.deadline
-            && Instant::now() >= d
+            && (stop_set(self.stop) || self.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.stopped = true;
+        }
+    }
+
+    fn eval(&self) -> i32 {
+        if self.params.eval_threats {
+            evaluate_threats(self.board, self.params.defence_weight)
+        } else {
+            evaluate_with(self.board, self.params.defence_weight)
         }
     }
 
@@ -196,7 +210,7 @@ impl<'a> Search<'a> {
             Ok(f) => f,
         };
         if ply + 2 >= MAX_PLY {
-            return evaluate(self.board);
+            return self.eval();
         }
         let key = self.board.hash();
         let hit = self.tt.probe(key, ply as i32);
@@ -250,20 +264,61 @@ impl<'a> Search<'a> {
             self.put_back(2 * ply + 1, cands);
             return loss_in(ply as i32 + 2);
         }
-        let static_eval = hit.map(|h| h.eval).unwrap_or_else(|| evaluate(self.board));
-        let picker = MovePicker::new(
+        let static_eval = hit.map(|h| h.eval).unwrap_or_else(|| self.eval());
+        // Null move: with nothing threatened, if passing still holds beta, the node is
+        // good enough. Not when the opponent has any four or straight-four point.
+        if self.params.null_move
+            && !pv_node
+            && forced.is_none()
+            && !restricted
+            && depth >= 3
+            && static_eval >= beta
+            && beta.abs() < WIN_MIN
+            && self.board.stone_count() >= 6
+            && !self.board.has_combo_at_least(them, Combo::Four)
+        {
+            let r = 2 + depth / 4;
+            self.board.pass();
+            let score = -self.pvs(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+            self.board.pass();
+            if self.stopped {
+                self.put_back(2 * ply, moves);
+                self.put_back(2 * ply + 1, cands);
+                return 0;
+            }
+            if score >= beta {
+                self.put_back(2 * ply, moves);
+                self.put_back(2 * ply + 1, cands);
+                return if score >= WIN_MIN { beta } else { score };
+            }
+        }
+        let mut ordered = std::mem::take(&mut self.scored[ply]);
+        score_moves(
             self.board,
             &moves,
             tt_move,
             self.killers[ply],
             &self.history[us.index()],
+            &mut ordered,
         );
-        let ordered = picker.into_sorted();
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
-        for (i, &(m, score_hint)) in ordered.iter().enumerate() {
+        for i in 0..ordered.len() {
+            select(&mut ordered, i);
+            let (m, score_hint) = ordered[i];
             let quiet = score_hint < quiet_score::THREAT_FLOOR;
+            if quiet
+                && !pv_node
+                && !restricted
+                && depth <= self.params.lmp_depth
+                && i >= self.params.lmp_base + self.params.lmp_step * depth as usize
+                && best > -WIN_MIN
+            {
+                // Late move pruning: a quiet move this far down the order at a shallow
+                // depth is not searched.
+                continue;
+            }
             self.board.make(m);
             let mut score;
             if i == 0 {
@@ -288,6 +343,7 @@ impl<'a> Search<'a> {
             if self.stopped {
                 self.put_back(2 * ply, moves);
                 self.put_back(2 * ply + 1, cands);
+                self.scored[ply] = ordered;
                 return 0;
             }
             if score > best {
@@ -312,13 +368,8 @@ impl<'a> Search<'a> {
         }
         self.put_back(2 * ply, moves);
         self.put_back(2 * ply + 1, cands);
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        self.scored[ply] = ordered;
+        let bound = Bound::of(best, original_alpha, beta);
         self.tt
             .store(key, ply as i32, best_move, best, bound, depth, static_eval);
         best
@@ -341,7 +392,7 @@ impl<'a> Search<'a> {
             Ok(f) => f,
         };
         if ply + 2 >= MAX_PLY {
-            return evaluate(self.board);
+            return self.eval();
         }
         if let Some(p) = forced {
             self.board.make(p);
@@ -352,21 +403,48 @@ impl<'a> Search<'a> {
             }
             return score;
         }
-        let stand = evaluate(self.board);
-        if stand >= beta {
-            return stand;
+        let key = self.board.hash();
+        if let Some(h) = self.tt.probe(key, ply as i32) {
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            };
+            if cut && h.depth >= 0 {
+                return h.score;
+            }
         }
-        alpha = alpha.max(stand);
-        if qply >= QUIESCENCE_PLIES {
-            return stand;
-        }
+        let original_alpha = alpha;
         let us = self.board.to_move();
         let mut moves = self.take(2 * ply);
         let mut cands = self.take(2 * ply + 1);
         self.board.candidates(&mut cands);
-        four_moves(self.board, us, &cands, &mut moves);
+        // Against an open three, standing pat would assume a free move: defend instead
+        // (our fours are among the defences).
+        let in_check = self.params.qs_defend
+            && qply < self.params.qs_check_plies
+            && has_flex4_threat(self.board, us.opponent(), &cands);
+        let stand = if in_check { -INFINITE } else { self.eval() };
+        if stand >= beta || (!in_check && qply >= self.params.qs_plies) {
+            self.put_back(2 * ply, moves);
+            self.put_back(2 * ply + 1, cands);
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        if in_check {
+            defences(self.board, us, &cands, &mut moves);
+            if moves.is_empty() {
+                // Nothing stops the straight four: it comes next, then the five.
+                self.put_back(2 * ply, moves);
+                self.put_back(2 * ply + 1, cands);
+                return loss_in(ply as i32 + 4);
+            }
+        } else {
+            four_moves(self.board, us, &cands, &mut moves);
+        }
         moves.sort_by_key(|&c| (self.board.combo(c, us) as i32) * 10_000 - self.board.value(c, us));
         let mut best = stand;
+        let mut best_move = None;
         for &m in &moves {
             self.board.make(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1, qply + 1);
@@ -376,6 +454,7 @@ impl<'a> Search<'a> {
             }
             if score > best {
                 best = score;
+                best_move = Some(m);
                 if score > alpha {
                     alpha = score;
                     self.set_pv(ply, m);
@@ -387,6 +466,11 @@ impl<'a> Search<'a> {
         }
         self.put_back(2 * ply, moves);
         self.put_back(2 * ply + 1, cands);
+        if !self.stopped {
+            let bound = Bound::of(best, original_alpha, beta);
+            self.tt
+                .store(key, ply as i32, best_move, best, bound, 0, best);
+        }
         best
     }
 

@@ -15,9 +15,39 @@ pub const DEFENCE_WEIGHT: i32 = 6;
 
 /// The evaluation of `board` for its side to move, within `±EVAL_MAX`.
 pub fn evaluate(board: &Board) -> i32 {
+    evaluate_with(board, DEFENCE_WEIGHT)
+}
+
+/// [`evaluate`] with the opponent's weight `defence_weight` (eighths).
+pub fn evaluate_with(board: &Board, defence_weight: i32) -> i32 {
     let us = board.to_move();
     let own = board.value_sum(us);
     let theirs = board.value_sum(us.opponent());
-    let raw = own - theirs * DEFENCE_WEIGHT / 8;
+    let raw = own - theirs * defence_weight / 8;
     (raw / 4).clamp(-EVAL_MAX, EVAL_MAX)
+}
+
+/// Bonus for the side to move holding a double-three point while the opponent has no
+/// four to answer with: two open threes at once usually win (VCT), beyond the
+/// quiescence search's fours.
+pub const DOUBLE_THREE_BONUS: i32 = 1_200;
+
+/// [`evaluate_with`] plus the tempo terms: [`DOUBLE_THREE_BONUS`] for a double-three
+/// point of ours when the opponent has no four point; a penalty of a third of it when
+/// the opponent has two or more double-three or four-three points (we can stop one).
+pub fn evaluate_threats(board: &Board, defence_weight: i32) -> i32 {
+    use crate::gomoku::patterns::Combo;
+    let us = board.to_move();
+    let them = us.opponent();
+    let mut e = evaluate_with(board, defence_weight);
+    let ours = board.combo_count(us, Combo::ThreeThree);
+    if ours > 0 && !board.has_combo_at_least(them, Combo::Four) {
+        e += DOUBLE_THREE_BONUS;
+    }
+    let theirs =
+        board.combo_count(them, Combo::ThreeThree) + board.combo_count(them, Combo::FourThree);
+    if theirs >= 2 {
+        e -= DOUBLE_THREE_BONUS / 3;
+    }
+    e.clamp(-EVAL_MAX, EVAL_MAX)
 }

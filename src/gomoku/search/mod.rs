@@ -48,6 +48,7 @@ pub mod tt;
 pub mod vcf;
 pub mod vct;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::gomoku::board::{Board, Cell, point_of};
@@ -56,7 +57,6 @@ use crate::gomoku::point::Point;
 use crate::memory_budget::{MemoryBudget, Reservation};
 
 use alphabeta::Search;
-use movepick::MovePicker;
 use score::{INFINITE, is_decisive, loss_in, opponent_moves_to_win, own_moves_to_win, win_in};
 use threats::{defences, five_points, has_flex4_threat, legal};
 use tt::TranspositionTable;
@@ -65,9 +65,13 @@ use vct::Vct;
 
 /// When and how far to search.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct Limits<'a> {
     /// Stop at this instant and answer with the best move so far.
     pub deadline: Option<Instant>,
+    /// Stop as soon as this flag is set (read every few hundred nodes in every stage,
+    /// like the clock) and answer with the best move so far: a caller's time manager or
+    /// a protocol's `END` can end a search early.
+    pub stop: Option<&'a AtomicBool>,
     /// Do not start a new iteration after this instant (default: halfway to the
     /// deadline, since an iteration takes about as long as all before it).
     pub soft_deadline: Option<Instant>,
@@ -77,10 +81,11 @@ pub struct Limits {
     pub max_depth: u32,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
+impl Default for Limits<'_> {
+    fn default() -> Self {
         Limits {
             deadline: None,
+            stop: None,
             soft_deadline: None,
             max_nodes: None,
             max_depth: 40,
@@ -88,9 +93,9 @@ impl Default for Limits {
     }
 }
 
-impl Limits {
+impl<'a> Limits<'a> {
     /// Search until `deadline`.
-    pub fn until(deadline: Instant) -> Limits {
+    pub fn until(deadline: Instant) -> Limits<'a> {
         Limits {
             deadline: Some(deadline),
             ..Limits::default()
@@ -98,7 +103,7 @@ impl Limits {
     }
 
     /// Search at most `nodes` nodes (deterministic; no clock).
-    pub fn nodes(nodes: u64) -> Limits {
+    pub fn nodes(nodes: u64) -> Limits<'a> {
         Limits {
             max_nodes: Some(nodes),
             ..Limits::default()
@@ -106,10 +111,75 @@ impl Limits {
     }
 
     /// Search to exactly `depth` plies.
-    pub fn depth(depth: u32) -> Limits {
+    pub fn depth(depth: u32) -> Limits<'a> {
         Limits {
             max_depth: depth,
             ..Limits::default()
+        }
+    }
+
+    /// These limits, also stopped by `flag` (see [`Limits::stop`]).
+    pub fn with_stop(self, flag: &'a AtomicBool) -> Limits<'a> {
+        Limits {
+            stop: Some(flag),
+            ..self
+        }
+    }
+
+    /// Whether the stop flag is set.
+    fn stopped(&self) -> bool {
+        stop_set(self.stop)
+    }
+}
+
+/// Tunable search parameters (the defaults are the engine's; self-play A/B runs vary
+/// them, see BENCHMARKS.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// Late move reductions for quiet moves.
+    pub lmr: bool,
+    /// Late move pruning: at non-PV nodes of depth <= `lmp_depth` (0 = off), quiet
+    /// moves after the first `lmp_base + lmp_step * depth` are skipped.
+    pub lmp_base: usize,
+    /// See `lmp_base`.
+    pub lmp_step: usize,
+    /// See `lmp_base`.
+    pub lmp_depth: i32,
+    /// Weight of the opponent's point values in the evaluation, in eighths.
+    pub defence_weight: i32,
+    /// Fraction of the time given to VCT at the root, as 1/n.
+    pub vct_share: u32,
+    /// Check the opponent's VCF after each root candidate and keep only the moves that
+    /// stop it (when some do).
+    pub root_vcf_defence: bool,
+    /// In the quiescence search, answer an opponent's open three (a straight-four
+    /// threat) with the defences instead of standing pat.
+    pub qs_defend: bool,
+    /// Quiescence plies: fours (and their blocks) are followed this far.
+    pub qs_plies: i32,
+    /// Quiescence plies within which an open three is answered ([`Params::qs_defend`]).
+    pub qs_check_plies: i32,
+    /// Null-move pruning when the opponent has no four point.
+    pub null_move: bool,
+    /// The evaluation's tempo terms ([`eval::evaluate_threats`]).
+    pub eval_threats: bool,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            lmr: true,
+            lmp_base: 0,
+            lmp_step: 4,
+            lmp_depth: 3,
+            defence_weight: eval::DEFENCE_WEIGHT,
+            vct_share: 5,
+            root_vcf_defence: false,
+            qs_defend: true,
+            qs_plies: 8,
+            qs_check_plies: 2,
+            null_move: false,
+            eval_threats: false,
         }
     }
 }
@@ -195,6 +265,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     cache: FailCache,
     _cache_memory: Option<Reservation>,
+    /// The search parameters.
+    pub params: Params,
 }
 
 impl Searcher {
@@ -227,6 +299,7 @@ impl Searcher {
             tt,
             cache: FailCache::new(cache_entries),
             _cache_memory: reservation,
+            params: Params::default(),
         }
     }
 
@@ -249,7 +322,7 @@ impl Searcher {
     pub fn search(
         &mut self,
         board: &mut Board,
-        limits: &Limits,
+        limits: &Limits<'_>,
     ) -> Result<SearchResult, GomokuError> {
         let start = Instant::now();
         if let Some(w) = board.winner() {
@@ -317,11 +390,9 @@ impl Searcher {
         if forced_block.is_none() {
             // VCF: cheap and exact.
             let vcf_nodes = (max_nodes / 10).clamp(1_000, 200_000);
-            let mut vcf = Vcf::new(&mut self.cache, vcf_nodes).with_deadline(slice(
-                start,
-                limits.deadline,
-                10,
-            ));
+            let mut vcf = Vcf::new(&mut self.cache, vcf_nodes)
+                .with_deadline(slice(start, limits.deadline, 10))
+                .with_stop(limits.stop);
             let line = vcf.solve(board, 40);
             answer.nodes += vcf.nodes;
             if let Some(line) = line {
@@ -329,9 +400,9 @@ impl Searcher {
                 return Ok(answer.done(line.cells[0], score, line.cells, Reason::Vcf, true));
             }
             // VCT: a slice of the time.
-            let vct_deadline = slice(start, limits.deadline, 5);
+            let vct_deadline = slice(start, limits.deadline, self.params.vct_share.max(1));
             let vct_nodes = (max_nodes / 5).clamp(2_000, 2_000_000);
-            let mut vct = Vct::new(&mut self.cache, vct_nodes, vct_deadline);
+            let mut vct = Vct::new(&mut self.cache, vct_nodes, vct_deadline).with_stop(limits.stop);
             let proof = vct.solve(board, 12);
             answer.nodes += vct.nodes;
             if let Some(proof) = proof {
@@ -356,21 +427,26 @@ impl Searcher {
             if moves.is_empty() {
                 moves = legal_moves.clone();
             }
+            if self.params.root_vcf_defence {
+                let (kept, nodes) = stop_vcf(board, &mut self.cache, &moves, start, limits);
+                answer.nodes += nodes;
+                if !kept.is_empty() {
+                    moves = kept;
+                }
+            }
             moves
         };
-        let history = [0i32; crate::gomoku::board::CELLS];
-        let mut root: Vec<(Cell, i32)> =
-            MovePicker::new(board, &root_cells, None, [0, 0], &history)
-                .into_sorted()
-                .into_iter()
-                .map(|(c, _)| (c, -INFINITE))
-                .collect();
+        let mut root: Vec<(Cell, i32)> = movepick::sorted(board, &root_cells)
+            .into_iter()
+            .map(|(c, _)| (c, -INFINITE))
+            .collect();
 
         let soft = limits
             .soft_deadline
             .or_else(|| slice(start, limits.deadline, 2));
-        let mut search = Search::new(board, &mut self.tt);
+        let mut search = Search::new(board, &mut self.tt, self.params);
         search.deadline = limits.deadline;
+        search.stop = limits.stop;
         search.max_nodes = max_nodes.saturating_sub(answer.nodes);
         let mut best = (root[0].0, -INFINITE);
         let mut pv = vec![root[0].0];
@@ -419,6 +495,59 @@ impl Searcher {
         }
         Ok(answer.done(best.0, best.1, pv, reason, exact))
     }
+}
+
+/// When the opponent has a VCF (found by passing the move), the moves of `moves` after
+/// which it has none (within the limits); empty when it has none to begin with, or when
+/// no move stops it. Also the nodes spent.
+fn stop_vcf(
+    board: &mut Board,
+    cache: &mut FailCache,
+    moves: &[Cell],
+    start: Instant,
+    limits: &Limits<'_>,
+) -> (Vec<Cell>, u64) {
+    let deadline = limits.deadline;
+    let mut nodes = 0;
+    board.pass();
+    let threat = {
+        let mut vcf = Vcf::new(cache, 20_000)
+            .with_deadline(slice(start, deadline, 8))
+            .with_stop(limits.stop);
+        let line = vcf.solve(board, 30);
+        nodes += vcf.nodes;
+        line
+    };
+    board.pass();
+    if threat.is_none() {
+        return (Vec::new(), nodes);
+    }
+    let until = slice(start, deadline, 4);
+    let mut kept = Vec::new();
+    for (i, &m) in moves.iter().enumerate() {
+        if until.is_some_and(|u| Instant::now() >= u) || limits.stopped() {
+            // Out of time for the check: keep the rest unchecked.
+            kept.extend_from_slice(&moves[i..]);
+            break;
+        }
+        board.make(m);
+        let mut vcf = Vcf::new(cache, 4_000)
+            .with_deadline(until)
+            .with_stop(limits.stop);
+        let refuted = vcf.solve(board, 30).is_some();
+        nodes += vcf.nodes;
+        board.unmake();
+        if !refuted {
+            kept.push(m);
+        }
+    }
+    (kept, nodes)
+}
+
+/// Whether an optional stop flag is set.
+#[inline]
+pub(crate) fn stop_set(flag: Option<&AtomicBool>) -> bool {
+    flag.is_some_and(|f| f.load(Ordering::Relaxed))
 }
 
 /// The instant `1/parts` of the way from `start` to `deadline`.

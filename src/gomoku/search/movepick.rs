@@ -29,46 +29,56 @@ pub fn is_threat(c: Combo) -> bool {
         )
 }
 
-/// A node's moves with their picker scores.
-pub struct MovePicker {
-    scored: Vec<(Cell, i32)>,
+/// Scores `moves` for the side to move of `board` into `out` (cleared first).
+pub fn score_moves(
+    board: &Board,
+    moves: &[Cell],
+    tt_move: Option<Cell>,
+    killers: [Cell; 2],
+    history: &[i32; CELLS],
+    out: &mut Vec<(Cell, i32)>,
+) {
+    let us = board.to_move();
+    let them = us.opponent();
+    out.clear();
+    out.extend(moves.iter().map(|&c| {
+        let attack = board.value(c, us);
+        let defence = board.value(c, them);
+        let base = attack + defence * 7 / 8;
+        let score = if Some(c) == tt_move {
+            quiet_score::TT
+        } else if is_threat(board.combo(c, us)) || is_threat(board.combo(c, them)) {
+            quiet_score::THREAT_FLOOR + base * 16
+        } else if killers.contains(&c) {
+            quiet_score::KILLER + base
+        } else {
+            base * 16 + (history[c] >> 4).min(quiet_score::KILLER / 2)
+        };
+        (c, score)
+    }));
 }
 
-impl MovePicker {
-    /// Scores `moves` for the side to move of `board`.
-    pub fn new(
-        board: &Board,
-        moves: &[Cell],
-        tt_move: Option<Cell>,
-        killers: [Cell; 2],
-        history: &[i32; CELLS],
-    ) -> MovePicker {
-        let us = board.to_move();
-        let them = us.opponent();
-        let scored = moves
-            .iter()
-            .map(|&c| {
-                let attack = board.value(c, us);
-                let defence = board.value(c, them);
-                let base = attack + defence * 7 / 8;
-                let score = if Some(c) == tt_move {
-                    quiet_score::TT
-                } else if is_threat(board.combo(c, us)) || is_threat(board.combo(c, them)) {
-                    quiet_score::THREAT_FLOOR + base * 16
-                } else if killers.contains(&c) {
-                    quiet_score::KILLER + base
-                } else {
-                    base * 16 + (history[c] >> 4).min(quiet_score::KILLER / 2)
-                };
-                (c, score)
-            })
-            .collect();
-        MovePicker { scored }
+/// Moves the best of `list[i..]` to `list[i]`: the picker hands moves out one at a
+/// time (most nodes cut off after a few), and sorts what is left once it has handed out
+/// [`SELECT_FIRST`] this way.
+pub fn select(list: &mut [(Cell, i32)], i: usize) {
+    if i < SELECT_FIRST {
+        let best = (i..list.len()).max_by_key(|&j| (list[j].1, std::cmp::Reverse(j)));
+        if let Some(b) = best {
+            list.swap(i, b);
+        }
+    } else if i == SELECT_FIRST {
+        list[i..].sort_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
+}
 
-    /// The moves, best first.
-    pub fn into_sorted(mut self) -> Vec<(Cell, i32)> {
-        self.scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-        self.scored
-    }
+/// Moves handed out by selection before the rest is sorted.
+pub const SELECT_FIRST: usize = 6;
+
+/// All of `moves`, scored and sorted best first (for the root).
+pub fn sorted(board: &Board, moves: &[Cell]) -> Vec<(Cell, i32)> {
+    let mut out = Vec::new();
+    score_moves(board, moves, None, [0, 0], &[0; CELLS], &mut out);
+    out.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+    out
 }

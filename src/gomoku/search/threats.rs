@@ -65,6 +65,51 @@ pub fn block_of_four(board: &Board, c: Cell, d: usize, color: Color) -> Option<C
     found
 }
 
+/// Up to four cells, without allocating (the five points a move makes: one per line).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cells4 {
+    cells: [Cell; 4],
+    len: usize,
+}
+
+impl Cells4 {
+    /// The cells held.
+    pub fn as_slice(&self) -> &[Cell] {
+        &self.cells[..self.len]
+    }
+
+    fn push(&mut self, c: Cell) {
+        if self.len < 4 && !self.as_slice().contains(&c) {
+            self.cells[self.len] = c;
+            self.len += 1;
+        }
+    }
+}
+
+/// The directions (bit `d` for direction `d`) in which `color` at the empty `c` makes a
+/// four or two.
+pub fn four_dirs(board: &Board, c: Cell, color: Color) -> u8 {
+    (0..4)
+        .filter(|&d| board.pattern(c, color, d).fours() > 0)
+        .fold(0, |m, d| m | 1 << d)
+}
+
+/// After `color` played `c` with fours in the directions `dirs` ([`four_dirs`]), the
+/// five points of those fours (the blocks the defender needs).
+pub fn blocks_after(board: &Board, c: Cell, dirs: u8, color: Color) -> Cells4 {
+    let mut out = Cells4::default();
+    for d in (0..4).filter(|&d| dirs & (1 << d) != 0) {
+        let step = DIRS[d];
+        for i in (-4..=4isize).filter(|&i| i != 0) {
+            let q = (c as isize + i * step) as usize;
+            if board.is_empty(q) && board.pattern(q, color, d) == LinePattern::F5 {
+                out.push(q);
+            }
+        }
+    }
+    out
+}
+
 /// Whether `color` may play the empty cell `c` (black's forbidden points under RENJU
 /// excluded). Cheap unless the point is a double-three candidate.
 pub fn legal(board: &mut Board, c: Cell, color: Color) -> bool {

@@ -14,7 +14,7 @@ use crate::memory_budget::{MemoryBudget, Reservation};
 use super::score::{WIN_MIN, from_tt, to_tt};
 
 /// Bytes per entry.
-pub const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+pub const ENTRY_BYTES: usize = std::mem::size_of::<u128>();
 /// The smallest table worth having: 4,096 entries (64 KiB). When not even that fits in
 /// the budget, the search runs without a table.
 pub const MIN_ENTRIES: usize = 4096;
@@ -30,17 +30,55 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The bound of a node's best score `best` searched with the window (`alpha`,
+    /// `beta`): lower at a cut-off, exact inside the window, upper when nothing reached
+    /// alpha.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
+/// One entry, packed into a `u128` (so that the table is allocated zeroed and its pages
+/// are only touched when used): check (32 bits), move (16), score (16), eval (16),
+/// depth (8), flags (8; bits 0..2 the bound: 0 empty, 1 exact, 2 lower, 3 upper; bits
+/// 2..8 the generation).
 #[derive(Clone, Copy, Default)]
-#[repr(C)]
 struct Entry {
     check: u32,
     mv: u16,
     score: i16,
     eval: i16,
     depth: i8,
-    /// Bits 0..2: bound (0 empty, 1 exact, 2 lower, 3 upper); bits 2..8: generation.
     flags: u8,
-    _pad: u32,
+}
+
+impl Entry {
+    fn pack(self) -> u128 {
+        u128::from(self.check)
+            | u128::from(self.mv) << 32
+            | u128::from(self.score as u16) << 48
+            | u128::from(self.eval as u16) << 64
+            | u128::from(self.depth as u8) << 80
+            | u128::from(self.flags) << 88
+    }
+
+    fn unpack(v: u128) -> Entry {
+        Entry {
+            check: v as u32,
+            mv: (v >> 32) as u16,
+            score: (v >> 48) as u16 as i16,
+            eval: (v >> 64) as u16 as i16,
+            depth: (v >> 80) as u8 as i8,
+            flags: (v >> 88) as u8,
+        }
+    }
 }
 
 /// One probe's answer.
@@ -60,7 +98,7 @@ pub struct Hit {
 
 /// The transposition table. See the [module docs](self).
 pub struct TranspositionTable {
-    entries: Vec<Entry>,
+    entries: Vec<u128>,
     mask: usize,
     generation: u8,
     _memory: Option<Reservation>,
@@ -77,7 +115,7 @@ impl TranspositionTable {
         while entries >= MIN_ENTRIES {
             if let Some(r) = budget.try_reserve(entries * ENTRY_BYTES) {
                 return TranspositionTable {
-                    entries: vec![Entry::default(); entries],
+                    entries: vec![0u128; entries],
                     mask: entries - 1,
                     generation: 0,
                     _memory: Some(r),
@@ -105,7 +143,7 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.entries.fill(0);
     }
 
     /// The entry for `key`, scores adjusted to `ply` plies from the root.
@@ -113,7 +151,7 @@ impl TranspositionTable {
         if self.entries.is_empty() {
             return None;
         }
-        let e = self.entries[(key as usize) & self.mask];
+        let e = Entry::unpack(self.entries[(key as usize) & self.mask]);
         if e.check != (key >> 32) as u32 || e.flags & 3 == 0 {
             return None;
         }
@@ -146,7 +184,8 @@ impl TranspositionTable {
         if self.entries.is_empty() {
             return;
         }
-        let slot = &mut self.entries[(key as usize) & self.mask];
+        let index = (key as usize) & self.mask;
+        let slot = Entry::unpack(self.entries[index]);
         let check = (key >> 32) as u32;
         let old_gen = slot.flags >> 2;
         let replace = slot.flags & 3 == 0
@@ -168,15 +207,15 @@ impl TranspositionTable {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        *slot = Entry {
+        self.entries[index] = Entry {
             check,
             mv,
             score: to_tt(score, ply) as i16,
             eval: eval.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
             depth: depth.clamp(-100, 100) as i8,
             flags: b | (self.generation << 2),
-            _pad: 0,
-        };
+        }
+        .pack();
     }
 }
 

@@ -16,10 +16,13 @@
 //! every defence (the defender's only legal replies are the blocks), and "no VCF" means
 //! none within the limits.
 
+use std::sync::atomic::AtomicBool;
+
 use crate::gomoku::board::{Board, Cell};
 use crate::gomoku::point::Color;
 
-use super::threats::{block_of_four, five_points, four_moves, legal};
+use super::stop_set;
+use super::threats::{blocks_after, five_points, four_dirs, four_moves, legal};
 
 /// A lossy memory of positions (Zobrist keys) that failed at a given depth.
 pub struct FailCache {
@@ -72,6 +75,7 @@ pub struct Vcf<'c> {
     salt: u64,
     aborted: bool,
     deadline: Option<std::time::Instant>,
+    stop: Option<&'c AtomicBool>,
 }
 
 /// A VCF found: the moves from the attacker's first four to its five, alternating
@@ -98,12 +102,19 @@ impl<'c> Vcf<'c> {
             salt: 0x5BD1_E995_0000_0000,
             aborted: false,
             deadline: None,
+            stop: None,
         }
     }
 
     /// Also stop at `deadline`.
     pub fn with_deadline(mut self, deadline: Option<std::time::Instant>) -> Vcf<'c> {
         self.deadline = deadline;
+        self
+    }
+
+    /// Also stop when `stop` is set ([`super::Limits::stop`]).
+    pub fn with_stop(mut self, stop: Option<&'c AtomicBool>) -> Vcf<'c> {
+        self.stop = stop;
         self
     }
 
@@ -151,9 +162,10 @@ impl<'c> Vcf<'c> {
         self.nodes += 1;
         if self.nodes > self.max_nodes
             || (self.nodes.is_multiple_of(256)
-                && self
-                    .deadline
-                    .is_some_and(|d| std::time::Instant::now() >= d))
+                && (stop_set(self.stop)
+                    || self
+                        .deadline
+                        .is_some_and(|d| std::time::Instant::now() >= d)))
         {
             self.aborted = true;
             return None;
@@ -214,14 +226,9 @@ impl<'c> Vcf<'c> {
         order_fours(board, a, &mut moves);
         let mut won = None;
         for &m in &moves {
-            let dirs: Vec<usize> = (0..4)
-                .filter(|&k| board.pattern(m, a, k).fours() > 0)
-                .collect();
+            let dirs = four_dirs(board, m, a);
             board.make(m);
-            let blocks: Vec<Cell> = dirs
-                .iter()
-                .filter_map(|&k| block_of_four(board, m, k, a))
-                .collect();
+            let blocks = blocks_after(board, m, dirs, a);
             let result = match blocks.as_slice() {
                 [] => None,
                 [b] if !legal(board, *b, d) => {

@@ -19,12 +19,17 @@
 //! defence set holds every real defence, see [`super::threats`]); "none found" means
 //! none within the depth and node limits, not that none exists.
 
+use std::sync::atomic::AtomicBool;
+
 use crate::gomoku::board::{Board, Cell};
 
+use super::stop_set;
 use super::threats::{
-    block_of_four, defences, five_points, four_moves, has_flex4_threat, legal, threat_moves,
+    blocks_after, defences, five_points, four_dirs, four_moves, has_flex4_threat, legal,
+    threat_moves,
 };
 use super::vcf::FailCache;
+use crate::gomoku::patterns::Combo;
 
 /// A VCT found: the attacker's first move, the principal line against the defender's
 /// first listed defence, and the attacker's moves to the five in the worst case.
@@ -45,6 +50,8 @@ pub struct Vct<'c> {
     salt: u64,
     aborted: bool,
     deadline: Option<std::time::Instant>,
+    stop: Option<&'c AtomicBool>,
+    pool: Vec<Vec<Cell>>,
 }
 
 impl<'c> Vct<'c> {
@@ -61,7 +68,15 @@ impl<'c> Vct<'c> {
             salt: 0x3C6E_F372_FE94_F82B,
             aborted: false,
             deadline,
+            stop: None,
+            pool: Vec::new(),
         }
+    }
+
+    /// Also stop when `stop` is set ([`super::Limits::stop`]).
+    pub fn with_stop(mut self, stop: Option<&'c AtomicBool>) -> Vct<'c> {
+        self.stop = stop;
+        self
     }
 
     /// Whether a limit cut the last solve short.
@@ -90,12 +105,23 @@ impl<'c> Vct<'c> {
             self.aborted = true;
         }
         if self.nodes.is_multiple_of(512)
-            && let Some(d) = self.deadline
-            && std::time::Instant::now() >= d
+            && (stop_set(self.stop)
+                || self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d))
         {
             self.aborted = true;
         }
         self.aborted
+    }
+
+    fn take(&mut self) -> Vec<Cell> {
+        self.pool.pop().unwrap_or_default()
+    }
+
+    fn give(&mut self, mut v: Vec<Cell>) {
+        v.clear();
+        self.pool.push(v);
     }
 
     /// Attacker to move with `depth` moves left: the attacker's moves to the five, and
@@ -106,87 +132,92 @@ impl<'c> Vct<'c> {
         }
         let a = board.to_move();
         let d = a.opponent();
-        let mut buf = Vec::new();
+        let mut buf = self.take();
         five_points(board, a, &mut buf);
         if let Some(&p) = buf.first() {
             *first = Some(p);
+            self.give(buf);
             return Some(1);
         }
         if depth < 2 {
+            self.give(buf);
             return None;
         }
         five_points(board, d, &mut buf);
-        let mut cands = Vec::new();
-        board.candidates(&mut cands);
-        let moves: Vec<Cell> = match buf.len() {
+        let mut moves = self.take();
+        match buf.len() {
             0 => {
+                let mut cands = self.take();
+                board.candidates(&mut cands);
+                four_moves(board, a, &cands, &mut moves);
                 // A straight four or two fours wins at once.
-                let mut fours = Vec::new();
-                four_moves(board, a, &cands, &mut fours);
-                if let Some(&m) = fours
-                    .iter()
-                    .find(|&&m| board.combo(m, a) == crate::gomoku::patterns::Combo::Flex4)
-                {
+                if let Some(&m) = moves.iter().find(|&&m| board.combo(m, a) == Combo::Flex4) {
                     *first = Some(m);
+                    self.give(cands);
+                    self.give(moves);
+                    self.give(buf);
                     return Some(2);
                 }
-                if depth < 3 {
-                    fours
-                } else {
-                    let mut t = Vec::new();
-                    threat_moves(board, a, &cands, &mut t);
-                    t
+                if depth >= 3 {
+                    threat_moves(board, a, &cands, &mut moves);
                 }
+                self.give(cands);
             }
-            1 if legal(board, buf[0], a) => vec![buf[0]],
-            _ => return None,
-        };
-        if moves.is_empty() {
-            return None;
+            1 if legal(board, buf[0], a) => moves.push(buf[0]),
+            _ => {}
         }
+        self.give(buf);
         let key = board.hash() ^ self.salt;
-        if self.cache.failed(key, depth) {
+        if moves.is_empty() || self.cache.failed(key, depth) {
+            self.give(moves);
             return None;
         }
-        let mut moves = moves;
         order(board, a, &mut moves);
-        for m in moves {
-            let dirs: Vec<usize> = (0..4)
-                .filter(|&k| board.pattern(m, a, k).fours() > 0)
-                .collect();
+        let mut result = None;
+        for &m in &moves {
+            let dirs = four_dirs(board, m, a);
             board.make(m);
-            let r = self.defend(board, depth - 1, &dirs, m);
+            let r = self.defend(board, depth - 1, dirs, m);
             board.unmake();
             if let Some(n) = r {
                 *first = Some(m);
-                return Some(n + 1);
+                result = Some(n + 1);
+                break;
             }
             if self.aborted {
-                return None;
+                break;
             }
         }
-        self.cache.record(key, depth);
-        None
+        self.give(moves);
+        if result.is_none() && !self.aborted {
+            self.cache.record(key, depth);
+        }
+        result
     }
 
-    /// Defender to move after the attacker's `m` (fours in `dirs`), `depth` attacker
-    /// moves left: the attacker's moves to the five against the best defence.
-    fn defend(&mut self, board: &mut Board, depth: u32, dirs: &[usize], m: Cell) -> Option<u32> {
+    /// Defender to move after the attacker's `m` (fours in the directions `dirs`),
+    /// `depth` attacker moves left: the attacker's moves to the five against the best
+    /// defence.
+    fn defend(&mut self, board: &mut Board, depth: u32, dirs: u8, m: Cell) -> Option<u32> {
         if self.tick() {
             return None;
         }
         let d = board.to_move();
         let a = d.opponent();
-        let blocks: Vec<Cell> = dirs
-            .iter()
-            .filter_map(|&k| block_of_four(board, m, k, a))
-            .collect();
-        let mut fives = Vec::new();
+        let blocks = blocks_after(board, m, dirs, a);
+        let mut fives = self.take();
         five_points(board, a, &mut fives);
-        if fives.len() >= 2 {
-            return Some(1);
-        }
-        if let Some(&b) = fives.first().or(blocks.first()) {
+        let block = match (fives.len(), blocks.as_slice().first()) {
+            (n, _) if n >= 2 => {
+                self.give(fives);
+                return Some(1);
+            }
+            (1, _) => Some(fives[0]),
+            (_, Some(&b)) => Some(b),
+            _ => None,
+        };
+        self.give(fives);
+        if let Some(b) = block {
             if !legal(board, b, d) {
                 return Some(1);
             }
@@ -196,30 +227,37 @@ impl<'c> Vct<'c> {
             board.unmake();
             return r;
         }
-        let mut cands = Vec::new();
+        let mut cands = self.take();
         board.candidates(&mut cands);
         if !has_flex4_threat(board, a, &cands) {
+            self.give(cands);
             return None;
         }
-        let mut replies = Vec::new();
+        let mut replies = self.take();
         defences(board, d, &cands, &mut replies);
+        self.give(cands);
         if replies.is_empty() {
+            self.give(replies);
             return Some(2);
         }
         // Refutations first: the defender's strongest points.
         replies.sort_by_key(|&c| -(board.value(c, d) + board.value(c, a)));
-        let mut worst = 0;
-        for r in replies {
+        let mut worst = Some(0);
+        for &r in &replies {
             board.make(r);
             let mut first = None;
             let res = self.attack(board, depth, &mut first);
             board.unmake();
             match res {
-                Some(n) => worst = worst.max(n),
-                None => return None,
+                Some(n) => worst = worst.map(|w: u32| w.max(n)),
+                None => {
+                    worst = None;
+                    break;
+                }
             }
         }
-        Some(worst)
+        self.give(replies);
+        worst
     }
 }
 
