@@ -13,6 +13,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::time::Instant;
 
+use super::caps::Caps;
 use super::hand::Hand;
 use super::meld::{Meld, MeldKind};
 use super::probability::default_draws_left;
@@ -174,7 +175,7 @@ pub fn suggest_discard(
     }
     let unseen = hand.unseen();
     let draws = resolve_draws(draws_left, &unseen, hand.ruleset())?;
-    let eval = Eval::new(hand.called(), hand.ruleset(), hand.lackable());
+    let eval = Eval::new(hand.called(), hand.ruleset(), hand.lackable()).with_caps(hand.caps());
     let h = hand.concealed().0;
     let (candidates, exact, states) = rank_discards(eval, &h, &unseen, draws, deadline);
     Ok(DiscardAdvice {
@@ -229,7 +230,7 @@ pub fn suggest_call(
     let x = offered.index();
     let called = hand.called();
     let lackable = hand.lackable();
-    let eval = Eval::new(called, ruleset, lackable);
+    let eval = Eval::new(called, ruleset, lackable).with_caps(hand.caps());
 
     let mut won = h;
     won[x] += 1;
@@ -279,7 +280,8 @@ pub fn suggest_call(
         states += solver.states();
         let mut options = Vec::with_capacity(calls.len());
         for (action, meld, after) in &calls {
-            let e = Eval::new(called + 1, ruleset, lackable_after(lackable, ruleset, meld));
+            let e = Eval::new(called + 1, ruleset, lackable_after(lackable, ruleset, meld))
+                .with_caps(caps_after(hand, meld));
             let (odds, discard, n) = value_after_call(*action, e, after, &unseen, draws, deadline)?;
             states += n;
             options.push(CallOption {
@@ -298,7 +300,8 @@ pub fn suggest_call(
             let options = calls
                 .iter()
                 .map(|(action, meld, after)| {
-                    let e = Eval::new(called + 1, ruleset, lackable_after(lackable, ruleset, meld));
+                    let e = Eval::new(called + 1, ruleset, lackable_after(lackable, ruleset, meld))
+                        .with_caps(caps_after(hand, meld));
                     let (odds, discard) = estimate_after_call(*action, e, after, &unseen, draws);
                     CallOption {
                         action: *action,
@@ -381,6 +384,13 @@ struct CallOption {
     meld: Meld,
     discard: Option<Tile>,
     odds: Odds,
+}
+
+/// Copy caps after calling `meld`: the hand's melds and the new one.
+fn caps_after(hand: &Hand, meld: &Meld) -> Caps {
+    let mut melds = hand.melds().to_vec();
+    melds.push(*meld);
+    Caps::from_melds(&melds)
 }
 
 /// Suits a SICHUAN hand may still lack after calling `meld` (its suit is ruled out).
@@ -498,8 +508,14 @@ pub fn rank_discards(
             continue;
         }
         left[d] -= 1;
-        let (shanten, uk) =
-            ukeire::ukeire(&left, eval.melds(), eval.ruleset(), eval.lackable(), unseen);
+        let (shanten, uk) = ukeire::ukeire(
+            &left,
+            eval.melds(),
+            eval.ruleset(),
+            eval.lackable(),
+            eval.caps(),
+            unseen,
+        );
         left[d] += 1;
         shells.push(DiscardCandidate {
             tile: Tile(d as u8),

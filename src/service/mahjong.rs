@@ -146,6 +146,7 @@ mod analyze {
         let counts = &hand.concealed().0;
         let unseen = hand.unseen();
         let (called, ruleset, lackable) = (hand.called(), hand.ruleset(), hand.lackable());
+        let caps = hand.caps();
         let mut response = AnalyzeMahjongHandResponse {
             shanten: i32::from(forms.min()),
             shanten_regular: i32::from(forms.regular),
@@ -156,7 +157,7 @@ mod analyze {
             discards: Vec::new(),
         };
         if hand.is_draw_complete() {
-            response.discards = ukeire::discards(counts, called, ruleset, lackable, &unseen)
+            response.discards = ukeire::discards(counts, called, ruleset, lackable, &caps, &unseen)
                 .iter()
                 .map(|d| proto::DiscardAnalysis {
                     tile: d.discard.to_string(),
@@ -165,7 +166,7 @@ mod analyze {
                 })
                 .collect();
         } else {
-            let (_, u) = ukeire::ukeire(counts, called, ruleset, lackable, &unseen);
+            let (_, u) = ukeire::ukeire(counts, called, ruleset, lackable, &caps, &unseen);
             response.ukeire = Some(ukeire_to_proto(&u));
         }
         response
