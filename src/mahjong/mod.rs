@@ -19,6 +19,7 @@ pub mod merge;
 pub mod probability;
 pub mod rules;
 pub mod shanten;
+pub mod solitaire;
 pub mod strategy;
 pub mod tables;
 pub mod tile;

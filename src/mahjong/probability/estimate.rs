@@ -21,7 +21,7 @@
 //! target needs), with the draws counted sequentially.
 
 use super::eval::Eval;
-use super::exact::Odds;
+use super::Odds;
 
 /// Estimated odds of the 3n+1 `hand` with `unseen` the pool (copies per kind, the
 /// hand's own tiles excluded) and `draws` draws. Bounded: at most `s + 1` ukeire scans

@@ -87,7 +87,34 @@
 pub mod draws;
 pub mod estimate;
 pub mod eval;
-pub mod exact;
+pub mod optimal;
+pub mod plan;
+pub mod rollout;
+pub mod simulate;
+pub mod store;
 
 pub use draws::default_draws_left;
-pub use exact::{ExactSolver, Stopped};
+
+/// Why a computation stopped before finishing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Stopped {
+    /// The deadline passed.
+    #[error("the work deadline passed")]
+    Deadline,
+    /// The state limit (memory bound) was reached.
+    #[error("the state limit ({0}) was reached")]
+    StateLimit(usize),
+    /// The process-wide engine memory budget refused more memory
+    /// ([`crate::memory_budget`]).
+    #[error("the engine memory budget is spent")]
+    MemoryBudget,
+}
+
+/// Win and tenpai probability of one decision.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Odds {
+    /// Probability of winning within the draws (0..=1).
+    pub win: f64,
+    /// Probability of being tenpai at some point within the draws (0..=1).
+    pub tenpai: f64,
+}
