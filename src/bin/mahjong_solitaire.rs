@@ -14,8 +14,13 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 #[repr(C)]
-struct Timespec { sec: i64, nsec: i64 }
-unsafe extern "C" { fn clock_gettime(clk: i32, ts: *mut Timespec) -> i32; }
+struct Timespec {
+    sec: i64,
+    nsec: i64,
+}
+unsafe extern "C" {
+    fn clock_gettime(clk: i32, ts: *mut Timespec) -> i32;
+}
 fn cpu_ns() -> u64 {
     let mut ts = Timespec { sec: 0, nsec: 0 };
     unsafe { clock_gettime(3, &mut ts) };
@@ -60,7 +65,8 @@ fn main() {
         for d in 0..17 {
             let k = w[13 + d];
             h[k] += 1;
-            let hand = Hand::new(TileCounts(h), vec![], TileCounts(visible), Ruleset::Riichi).unwrap();
+            let hand =
+                Hand::new(TileCounts(h), vec![], TileCounts(visible), Ruleset::Riichi).unwrap();
             if hand.is_winning() {
                 won = true;
                 break;
@@ -71,7 +77,15 @@ fn main() {
             let c0 = cpu_ns();
             let mut ctr = [0u64; 3];
             let mut nst = 0;
-            let smin = (0..34).filter(|&j| h[j] > 0).map(|j| { let mut x = h; x[j] -= 1; eval.shanten(&x) }).min().unwrap();
+            let smin = (0..34)
+                .filter(|&j| h[j] > 0)
+                .map(|j| {
+                    let mut x = h;
+                    x[j] -= 1;
+                    eval.shanten(&x)
+                })
+                .min()
+                .unwrap();
             let j = if policy == "baseline" || smin >= far || left == 0 {
                 baseline(&h, &unseen)
             } else {
@@ -79,23 +93,42 @@ fn main() {
                 let config = if policy.starts_with("aot") {
                     PlanConfig::ADVANCE_OR_THROW
                 } else {
-                    let p: Vec<i8> = policy.split(':').skip(1).map(|x| x.parse().unwrap()).collect();
-                    PlanConfig { exchange_up_to: p[0], down_up_to: p[1] }
+                    let p: Vec<i8> = policy
+                        .split(':')
+                        .skip(1)
+                        .map(|x| x.parse().unwrap())
+                        .collect();
+                    PlanConfig {
+                        exchange_up_to: p[0],
+                        down_up_to: p[1],
+                    }
                 };
                 let mut plan = Planner::new(eval, config, &h, &unseen, left, None);
                 let mut best: Option<(f64, f64, i8, usize, u32)> = None;
                 for dd in 0..34 {
-                    if h[dd] == 0 { continue; }
-                    let mut h13 = h; h13[dd] -= 1;
+                    if h[dd] == 0 {
+                        continue;
+                    }
+                    let mut h13 = h;
+                    h13[dd] -= 1;
                     let sd = eval.shanten(&h13);
-                    if keep_only && sd > smin { continue; }
+                    if keep_only && sd > smin {
+                        continue;
+                    }
                     let root = plan.root(&h, dd, sd == smin).unwrap().unwrap();
                     let o = plan.odds(root);
                     let b = match best {
                         None => true,
-                        Some((bw, bt, bs, _, _)) => o.win > bw + 1e-12 || ((o.win - bw).abs() <= 1e-12 && (o.tenpai > bt + 1e-12 || ((o.tenpai - bt).abs() <= 1e-12 && sd < bs))),
+                        Some((bw, bt, bs, _, _)) => {
+                            o.win > bw + 1e-12
+                                || ((o.win - bw).abs() <= 1e-12
+                                    && (o.tenpai > bt + 1e-12
+                                        || ((o.tenpai - bt).abs() <= 1e-12 && sd < bs)))
+                        }
                     };
-                    if b { best = Some((o.win, o.tenpai, sd, dd, root)); }
+                    if b {
+                        best = Some((o.win, o.tenpai, sd, dd, root));
+                    }
                 }
                 let (bw, _, _, dd, root) = best.unwrap();
                 if first.is_none() {
@@ -115,7 +148,14 @@ fn main() {
             };
             let _ = t0;
             times.push((cpu_ns() - c0) as f64 / 1e6);
-            log.push_str(&format!("{smin} {left} {:.3} {} {} {} {}\n", times.last().unwrap(), nst, ctr[0], ctr[1], ctr[2]));
+            log.push_str(&format!(
+                "{smin} {left} {:.3} {} {} {} {}\n",
+                times.last().unwrap(),
+                nst,
+                ctr[0],
+                ctr[1],
+                ctr[2]
+            ));
             h[j] -= 1;
             visible[j] += 1;
         }
@@ -130,7 +170,11 @@ fn main() {
     println!(
         "{policy} far {far}: {wins}/{games} = {:.4}; decisions {n}, median {:.2} ms p90 {:.2} p99 {:.2} max {:.2}; states max {}",
         wins as f64 / games as f64,
-        times[n / 2], times[n * 9 / 10], times[n * 99 / 100], times[n - 1], states.iter().max().unwrap_or(&0)
+        times[n / 2],
+        times[n * 9 / 10],
+        times[n * 99 / 100],
+        times[n - 1],
+        states.iter().max().unwrap_or(&0)
     );
     if !cal.is_empty() {
         let m = cal.len() as f64;
@@ -138,8 +182,28 @@ fn main() {
         let ms: f64 = cal.iter().map(|x| x.0.1).sum::<f64>() / m;
         let mse: f64 = cal.iter().map(|x| x.0.2).sum::<f64>() / m;
         let real: f64 = cal.iter().filter(|x| x.1).count() as f64 / m;
-        println!("first decisions {m}: plan value {mv:.4}, simulated {ms:.4} (mean se {mse:.4}), realised {real:.4}");
+        println!(
+            "first decisions {m}: plan value {mv:.4}, simulated {ms:.4} (mean se {mse:.4}), realised {real:.4}"
+        );
     }
-    std::fs::write(format!("/tmp/exp/log_{}_{}_{}.txt", policy.replace(':', "_"), from, games), log).unwrap();
-    std::fs::write(format!("/tmp/exp/out_{}_{}_{}.txt", policy.replace(':', "_"), from, games), outcomes).unwrap();
+    std::fs::write(
+        format!(
+            "/tmp/exp/log_{}_{}_{}.txt",
+            policy.replace(':', "_"),
+            from,
+            games
+        ),
+        log,
+    )
+    .unwrap();
+    std::fs::write(
+        format!(
+            "/tmp/exp/out_{}_{}_{}.txt",
+            policy.replace(':', "_"),
+            from,
+            games
+        ),
+        outcomes,
+    )
+    .unwrap();
 }

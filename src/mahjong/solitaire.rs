@@ -88,7 +88,10 @@ pub fn play(seed: u64, ruleset: Ruleset, mut player: impl FnMut(&DecisionPoint) 
             draws_left: SOLITAIRE_DRAWS - d - 1,
         };
         let choice = player(&point);
-        assert!(hand.remove(choice.discard), "the player discarded a tile it does not hold");
+        assert!(
+            hand.remove(choice.discard),
+            "the player discarded a tile it does not hold"
+        );
         visible.add(choice.discard);
         decisions.push((point, choice));
     }
@@ -126,7 +129,10 @@ mod tests {
             reported_win: None,
         });
         assert!(game.draws <= SOLITAIRE_DRAWS);
-        assert_eq!(game.decisions.len() as u32, game.draws - u32::from(game.won));
+        assert_eq!(
+            game.decisions.len() as u32,
+            game.draws - u32::from(game.won)
+        );
         let first = &game.decisions[0].0;
         assert_eq!(first.hand.concealed().len(), 14);
         assert_eq!(first.draws_left, 16);

@@ -234,7 +234,13 @@ mod suggest {
             discard: advice.discard().map(|t| t.to_string()).unwrap_or_default(),
             candidates,
             draws_left: advice.draws_left,
-            stats: Some(stats(started, deadline, advice.states, advice.paths, advice.exact)),
+            stats: Some(stats(
+                started,
+                deadline,
+                advice.states,
+                advice.paths,
+                advice.exact,
+            )),
         }))
     }
 
@@ -288,7 +294,13 @@ mod suggest {
             win_probability_with_call: advice.with_call.map_or(0.0, |f| f.win),
             win_probability_without_call: advice.without_call.win,
             reason: advice.reason,
-            stats: Some(stats(started, deadline, advice.states, advice.paths, advice.exact)),
+            stats: Some(stats(
+                started,
+                deadline,
+                advice.states,
+                advice.paths,
+                advice.exact,
+            )),
             with_call: advice.with_call.as_ref().map(figures_proto),
             without_call: Some(figures_proto(&advice.without_call)),
         }))

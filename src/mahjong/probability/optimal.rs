@@ -79,7 +79,12 @@ impl OptimalSolver {
 
     /// `(win, tenpai)` of the 3n+1 `hand` with the pool `pool` (copies per kind: what
     /// the player cannot see) and `draws` draws to come (at most the pool size).
-    pub fn value(&mut self, hand: &[u8; 34], pool: &[u8; 34], draws: u32) -> Result<(f64, f64), Stopped> {
+    pub fn value(
+        &mut self,
+        hand: &[u8; 34],
+        pool: &[u8; 34],
+        draws: u32,
+    ) -> Result<(f64, f64), Stopped> {
         let mut h = *hand;
         let mut p = *pool;
         let size: u32 = p.iter().map(|&c| u32::from(c)).sum();
@@ -116,7 +121,8 @@ impl OptimalSolver {
                     t += p;
                 }
             }
-            return Ok((w, t));
+            // Sums of fractions can exceed 1 by a rounding error; probabilities do not.
+            return Ok((w.min(1.0), t.min(1.0)));
         }
         let key = (pack(h) | u128::from(reached) << 110, pack(pool));
         if let Some(&v) = self.memo.get(&key) {

@@ -318,7 +318,10 @@ impl Planner {
             return (1.0, 1.0);
         }
         let base = self.nodes14[n as usize].arena as usize * self.stride();
-        (self.values[base + r], self.values[base + self.horizon + 1 + r])
+        (
+            self.values[base + r],
+            self.values[base + self.horizon + 1 + r],
+        )
     }
 
     /// The plan's choice among 13-tile nodes `options` with `r` draws left: the largest
@@ -337,7 +340,12 @@ impl Planner {
     /// The 13-tile node a first discard `discard` of the 3n+2 `hand` leads to, with the
     /// change available when `change` (the plan's rule: unless the discard raises
     /// shanten above the hand's best). `None` if `discard` is not in `hand`.
-    pub fn root(&mut self, hand: &[u8; 34], discard: usize, change: bool) -> PlanResult<Option<u32>> {
+    pub fn root(
+        &mut self,
+        hand: &[u8; 34],
+        discard: usize,
+        change: bool,
+    ) -> PlanResult<Option<u32>> {
         if discard >= 34 || hand[discard] == 0 {
             return Ok(None);
         }
@@ -345,7 +353,8 @@ impl Planner {
         h[discard] -= 1;
         let s = self.eval.shanten(&h);
         let right = change && self.config.changes();
-        self.node13(&mut h, s, Some(discard as u8), right, ALL_KINDS).map(Some)
+        self.node13(&mut h, s, Some(discard as u8), right, ALL_KINDS)
+            .map(Some)
     }
 
     /// The 13-tile node of a 3n+1 `hand` (no first discard: all its kinds' copies are
@@ -444,7 +453,11 @@ impl Planner {
         self.tick()?;
         let exchange = right && s <= self.config.exchange_up_to;
         let down = right && s <= self.config.down_up_to;
-        let mut scan = if exchange || down { ALL_KINDS } else { candidates };
+        let mut scan = if exchange || down {
+            ALL_KINDS
+        } else {
+            candidates
+        };
         if let Some(d) = variant {
             scan |= 1 << d;
         }
@@ -549,7 +562,8 @@ impl Planner {
                 }
                 h[m] -= 1;
                 if n_found > first {
-                    change_kinds[n_changes] = (m as u8, left as u8, first as u8, (n_found - first) as u8);
+                    change_kinds[n_changes] =
+                        (m as u8, left as u8, first as u8, (n_found - first) as u8);
                     n_changes += 1;
                 }
             }

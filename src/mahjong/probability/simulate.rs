@@ -164,7 +164,13 @@ impl<'a> Simulator<'a> {
     /// The best of the change targets `targets[start..start + len]` against staying
     /// (`stay` = the state's own values) with `r` draws left: `(Some(target), values)`
     /// when a target is better, `(None, stay)` otherwise.
-    fn best_change(&self, start: u32, len: u32, r: usize, stay: (f64, f64)) -> (Option<u32>, (f64, f64)) {
+    fn best_change(
+        &self,
+        start: u32,
+        len: u32,
+        r: usize,
+        stay: (f64, f64),
+    ) -> (Option<u32>, (f64, f64)) {
         let plan = self.plan;
         let mut best = (None, stay);
         for &x in &plan.targets[start as usize..(start + len) as usize] {

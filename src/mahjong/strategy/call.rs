@@ -255,14 +255,32 @@ pub fn suggest_call(
                 "{action} {meld}{discard} raises the win probability from {:.4} to {:.4}",
                 pass.figures.win, v.figures.win
             );
-            advice(action, Some(meld), v.discard, Some(v), pass, reason, states, paths)
+            advice(
+                action,
+                Some(meld),
+                v.discard,
+                Some(v),
+                pass,
+                reason,
+                states,
+                paths,
+            )
         }
         Some((action, meld, v)) => {
             let reason = format!(
                 "passing keeps a win probability of {:.4}; the best call ({action} {meld}) gives {:.4}",
                 pass.figures.win, v.figures.win
             );
-            advice(CallAction::Pass, None, None, Some(v), pass, reason, states, paths)
+            advice(
+                CallAction::Pass,
+                None,
+                None,
+                Some(v),
+                pass,
+                reason,
+                states,
+                paths,
+            )
         }
         None => advice(
             CallAction::Pass,
@@ -333,14 +351,24 @@ fn value_after_call(
 }
 
 /// A 3n+1 hand (passing, or after a kan) valued with the tiers of a discard decision.
-fn value_hand(eval: &Eval, h: &[u8; 34], pool: &[u8; 34], draws: u32, deadline: Option<Instant>) -> Valued {
+fn value_hand(
+    eval: &Eval,
+    h: &[u8; 34],
+    pool: &[u8; 34],
+    draws: u32,
+    deadline: Option<Instant>,
+) -> Valued {
     let clock = Clock::new(deadline);
     let mut c = DiscardCandidate::shell(Tile(0), eval.shanten(h), Ukeire::default());
     let seed = figures::seed_of(h, pool, draws);
     let size: u32 = pool.iter().map(|&c| u32::from(c)).sum();
     let draws = draws.min(size);
     if draws == 0 {
-        c.set_exact(0.0, if c.shanten <= 0 { 1.0 } else { 0.0 }, Continuation::Optimal);
+        c.set_exact(
+            0.0,
+            if c.shanten <= 0 { 1.0 } else { 0.0 },
+            Continuation::Optimal,
+        );
         return valued(&c, 0, 0);
     }
     if figures::optimal_fits(pool, draws, 1) {
@@ -351,14 +379,23 @@ fn value_hand(eval: &Eval, h: &[u8; 34], pool: &[u8; 34], draws: u32, deadline: 
         }
     }
     if c.shanten <= PLAN_MAX_SHANTEN {
-        let mut planner = Planner::new(*eval, PlanConfig::ONE_CHANGE, h, pool, draws, clock.at(0.6));
+        let mut planner =
+            Planner::new(*eval, PlanConfig::ONE_CHANGE, h, pool, draws, clock.at(0.6));
         if let Ok(root) = planner.root13(h, true) {
-            let paths = figures::simulate_plan(&planner, root, pool, seed, 512, &clock, 0.9, &mut c);
+            let paths =
+                figures::simulate_plan(&planner, root, pool, seed, 512, &clock, 0.9, &mut c);
             return valued(&c, planner.states(), paths);
         }
     }
-    let mut planner = Planner::new(*eval, PlanConfig::ADVANCE_OR_THROW, h, pool, draws, clock.at(0.5))
-        .with_state_limit(FAR_STATES);
+    let mut planner = Planner::new(
+        *eval,
+        PlanConfig::ADVANCE_OR_THROW,
+        h,
+        pool,
+        draws,
+        clock.at(0.5),
+    )
+    .with_state_limit(FAR_STATES);
     if let Ok(root) = planner.root13(h, false) {
         let odds = planner.odds(root);
         c.set_exact(odds.win, odds.tenpai, Continuation::AdvanceOrThrow);
@@ -384,7 +421,11 @@ fn caps_after(hand: &Hand, meld: &Meld) -> Caps {
 }
 
 /// Suits a SICHUAN hand may still lack after calling `meld` (its suit is ruled out).
-fn lackable_after(lackable: LackableSuits, ruleset: crate::mahjong::rules::Ruleset, meld: &Meld) -> LackableSuits {
+fn lackable_after(
+    lackable: LackableSuits,
+    ruleset: crate::mahjong::rules::Ruleset,
+    meld: &Meld,
+) -> LackableSuits {
     if ruleset.requires_missing_suit() && !meld.tile().is_honour() {
         lackable & !(1 << (meld.tile().index() / 9))
     } else {

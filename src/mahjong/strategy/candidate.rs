@@ -151,6 +151,10 @@ pub fn compare_candidates(a: &DiscardCandidate, b: &DiscardCandidate) -> Orderin
     a.rank
         .class
         .cmp(&b.rank.class)
-        .then(if by_shape { shape.then(values) } else { values.then(shape) })
+        .then(if by_shape {
+            shape.then(values)
+        } else {
+            values.then(shape)
+        })
         .then(a.tile.cmp(&b.tile))
 }

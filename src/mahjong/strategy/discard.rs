@@ -198,8 +198,13 @@ fn plan_tier(
     // The best three by the plan's value get the most paths.
     let mut order: Vec<usize> = (0..out.len()).filter(|&i| roots[i].is_some()).collect();
     order.sort_by(|&a, &b| {
-        let (va, vb) = (planner.odds(roots[a].unwrap()), planner.odds(roots[b].unwrap()));
-        vb.win.total_cmp(&va.win).then(vb.tenpai.total_cmp(&va.tenpai))
+        let (va, vb) = (
+            planner.odds(roots[a].unwrap()),
+            planner.odds(roots[b].unwrap()),
+        );
+        vb.win
+            .total_cmp(&va.win)
+            .then(vb.tenpai.total_cmp(&va.tenpai))
     });
     let mut paths = 0;
     for (rank, &i) in order.iter().enumerate() {
@@ -251,8 +256,15 @@ fn far_tier(
     mut out: Vec<DiscardCandidate>,
     best: i8,
 ) -> Ranked {
-    let mut planner = Planner::new(*eval, PlanConfig::ADVANCE_OR_THROW, h, pool, draws, clock.at(0.5))
-        .with_state_limit(FAR_STATES);
+    let mut planner = Planner::new(
+        *eval,
+        PlanConfig::ADVANCE_OR_THROW,
+        h,
+        pool,
+        draws,
+        clock.at(0.5),
+    )
+    .with_state_limit(FAR_STATES);
     let mut exact = vec![false; out.len()];
     let mut fits = true;
     for (c, e) in out.iter_mut().zip(exact.iter_mut()) {
@@ -282,7 +294,13 @@ fn far_tier(
         .collect();
     let want: Vec<u64> = rest
         .iter()
-        .map(|&i| if out[i].shanten == best { ROLLOUTS.0 } else { ROLLOUTS.1 })
+        .map(|&i| {
+            if out[i].shanten == best {
+                ROLLOUTS.0
+            } else {
+                ROLLOUTS.1
+            }
+        })
         .collect();
     let seed = figures::seed_of(h, pool, draws);
     let (rolled, paths) = figures::rollouts(eval, &hands, pool, draws, &want, seed, clock, 0.95);

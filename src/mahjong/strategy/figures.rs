@@ -167,7 +167,10 @@ pub fn rollouts(
     clock: &Clock,
     until: f64,
 ) -> (Vec<Rolled>, u64) {
-    let mut rolls: Vec<Rollout> = hands.iter().map(|h| Rollout::new(eval, h, pool, draws)).collect();
+    let mut rolls: Vec<Rollout> = hands
+        .iter()
+        .map(|h| Rollout::new(eval, h, pool, draws))
+        .collect();
     let mut out = vec![Rolled::default(); hands.len()];
     let mut total = 0;
     for (r, o) in rolls.iter_mut().zip(out.iter_mut()) {

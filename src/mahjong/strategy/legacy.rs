@@ -36,8 +36,15 @@ pub fn rank_advance_or_throw(
         .collect();
     // Cheapest and most relevant first: lowest shanten.
     tiles.sort_by_key(|&(d, s)| (s, d));
-    let mut planner = Planner::new(eval, PlanConfig::ADVANCE_OR_THROW, &h, &pool, draws, deadline)
-        .with_state_limit(state_limit);
+    let mut planner = Planner::new(
+        eval,
+        PlanConfig::ADVANCE_OR_THROW,
+        &h,
+        &pool,
+        draws,
+        deadline,
+    )
+    .with_state_limit(state_limit);
     let mut out = Vec::with_capacity(tiles.len());
     let mut exact = true;
     for &(d, s) in &tiles {
