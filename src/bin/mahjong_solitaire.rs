@@ -1,209 +1,325 @@
-//! Experimental solitaire harness.
-use std::time::Instant;
+//! `mahjong-solitaire`: decision quality of the mahjong engine, measured by play.
+//!
+//! Plays the same fixed-seed walls (deal 13, up to 17 draws, self-draw wins, no other
+//! players; `gameai::mahjong::solitaire`) with each policy and prints, as Markdown:
+//! win rates with 95 % intervals, paired differences between the policies with 95 %
+//! intervals (the same walls, so the games pair up), time per decision, and the
+//! calibration of the engine's reported win probability at the first decision against
+//! the realised win rate, per decile of the reported figure.
+//!
+//! Policies: `engine` (SuggestMahjongDiscard's engine), `advance-or-throw` (the issue-6
+//! policy, `strategy::legacy`) and `baseline` (lowest shanten, then most ukeire).
+//!
+//! ```sh
+//! cargo run --release --bin mahjong-solitaire -- --games 5000
+//! cargo run --release --bin mahjong-solitaire -- --games 200 --policies engine \
+//!     --record bench/requests/mahjong_game_states.jsonl
+//! ```
+//!
+//! `--record` writes every decision point of the engine's games as one
+//! `SuggestMahjongDiscardRequest` per line in the proto's JSON mapping (the game-state
+//! benchmark and the load generator read it).
 
-use gameai::mahjong::caps::Caps;
-use gameai::mahjong::hand::Hand;
-use gameai::mahjong::probability::eval::Eval;
-use gameai::mahjong::probability::plan::{PlanConfig, Planner};
-use gameai::mahjong::probability::simulate::{Estimate, Simulator};
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use clap::{Parser, ValueEnum};
 use gameai::mahjong::rules::Ruleset;
-use gameai::mahjong::tile::TileCounts;
-use gameai::mahjong::ukeire;
-use rand::SeedableRng;
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
+use gameai::mahjong::solitaire::{Choice, DecisionPoint, Game, play};
+use gameai::mahjong::strategy::{baseline::baseline_discard, legacy, suggest_discard};
 
-#[repr(C)]
-struct Timespec {
-    sec: i64,
-    nsec: i64,
-}
-unsafe extern "C" {
-    fn clock_gettime(clk: i32, ts: *mut Timespec) -> i32;
-}
-fn cpu_ns() -> u64 {
-    let mut ts = Timespec { sec: 0, nsec: 0 };
-    unsafe { clock_gettime(3, &mut ts) };
-    ts.sec as u64 * 1_000_000_000 + ts.nsec as u64
+#[derive(Debug, Parser)]
+#[command(
+    name = "mahjong-solitaire",
+    about = "Mahjong decision quality by solitaire play"
+)]
+struct Cli {
+    /// Walls to play (seeds `seed .. seed + games`).
+    #[arg(long, default_value_t = 5000)]
+    games: u64,
+    /// First wall seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Policies to play, comma-separated.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "engine,advance-or-throw,baseline"
+    )]
+    policies: Vec<Policy>,
+    /// Ruleset of the walls and hands.
+    #[arg(long, value_enum, default_value = "riichi")]
+    ruleset: RulesetArg,
+    /// Work budget per decision in milliseconds (the server's default is 1000).
+    #[arg(long, default_value_t = 1000)]
+    budget_ms: u64,
+    /// State bound of the advance-or-throw policy's search (the service used about
+    /// 650,000; smaller bounds make long runs tractable and fall back sooner).
+    #[arg(long, default_value_t = 100_000)]
+    legacy_states: usize,
+    /// Worker threads (games are independent).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Write the engine's decision points here (JSON lines).
+    #[arg(long)]
+    record: Option<std::path::PathBuf>,
 }
 
-fn wall(seed: u64) -> Vec<usize> {
-    let mut w: Vec<usize> = (0..136).map(|i| i / 4).collect();
-    let mut rng = StdRng::seed_from_u64(seed);
-    w.shuffle(&mut rng);
-    w
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Policy {
+    Engine,
+    AdvanceOrThrow,
+    Baseline,
 }
 
-fn baseline(h: &[u8; 34], unseen: &[u8; 34]) -> usize {
-    let ds = ukeire::discards(h, 0, Ruleset::Riichi, 7, &Caps::NONE, unseen);
-    ds[0].discard.index()
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RulesetArg {
+    General,
+    Sichuan,
+    Riichi,
+}
+
+impl From<RulesetArg> for Ruleset {
+    fn from(r: RulesetArg) -> Ruleset {
+        match r {
+            RulesetArg::General => Ruleset::General,
+            RulesetArg::Sichuan => Ruleset::Sichuan,
+            RulesetArg::Riichi => Ruleset::Riichi,
+        }
+    }
+}
+
+/// One game's result with its decision times and the first reported figure.
+struct Played {
+    game: Game,
+    times: Vec<Duration>,
+}
+
+fn decide(policy: Policy, p: &DecisionPoint, budget: Duration, legacy_states: usize) -> Choice {
+    match policy {
+        Policy::Engine => {
+            let advice =
+                suggest_discard(&p.hand, Some(p.draws_left), Some(Instant::now() + budget))
+                    .expect("a solitaire hand is a legal request");
+            let first = &advice.candidates[0];
+            Choice {
+                discard: first.tile,
+                reported_win: Some(first.win_probability),
+            }
+        }
+        Policy::AdvanceOrThrow => {
+            let (ranked, _) = legacy::rank_advance_or_throw(
+                &p.hand,
+                p.draws_left,
+                Some(Instant::now() + budget),
+                legacy_states,
+            );
+            Choice {
+                discard: ranked[0].0,
+                reported_win: Some(ranked[0].1),
+            }
+        }
+        Policy::Baseline => Choice {
+            discard: baseline_discard(&p.hand).expect("a hand has tiles"),
+            reported_win: None,
+        },
+    }
+}
+
+fn play_all(cli: &Cli, policy: Policy) -> Vec<Played> {
+    let ruleset: Ruleset = cli.ruleset.into();
+    let budget = Duration::from_millis(cli.budget_ms);
+    let next = Mutex::new(cli.seed);
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..cli.threads.max(1) {
+            s.spawn(|| {
+                loop {
+                    let seed = {
+                        let mut n = next.lock().unwrap();
+                        if *n >= cli.seed + cli.games {
+                            break;
+                        }
+                        *n += 1;
+                        *n - 1
+                    };
+                    let mut times = Vec::new();
+                    let game = play(seed, ruleset, |p| {
+                        let t0 = Instant::now();
+                        let c = decide(policy, p, budget, cli.legacy_states);
+                        times.push(t0.elapsed());
+                        c
+                    });
+                    results.lock().unwrap().push(Played { game, times });
+                }
+            });
+        }
+    });
+    let mut out = results.into_inner().unwrap();
+    out.sort_by_key(|p| p.game.seed);
+    out
+}
+
+/// The JSON mapping of one decision point as a SuggestMahjongDiscardRequest.
+fn request_json(p: &DecisionPoint, ruleset: Ruleset) -> String {
+    let name = match ruleset {
+        Ruleset::General => "RULESET_GENERAL",
+        Ruleset::Sichuan => "RULESET_SICHUAN",
+        Ruleset::Riichi => "RULESET_RIICHI",
+    };
+    serde_json::json!({
+        "hand": p.hand.concealed().to_string(),
+        "visible": p.hand.visible().to_string(),
+        "drawsLeft": p.draws_left,
+        "ruleset": name,
+    })
+    .to_string()
+}
+
+/// Wilson-free normal interval half-width for a proportion.
+fn half_width(p: f64, n: f64) -> f64 {
+    1.96 * (p * (1.0 - p) / n).sqrt()
+}
+
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * q).round() as usize;
+    sorted[i]
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let from: u64 = args[1].parse().unwrap();
-    let games: u64 = args[2].parse().unwrap();
-    let policy = args[3].clone();
-    let far: i8 = args.get(4).map(|s| s.parse().unwrap()).unwrap_or(4);
-    let sims: u32 = args.get(5).map(|s| s.parse().unwrap()).unwrap_or(0);
-    let eval = Eval::new(0, Ruleset::Riichi, 7);
-    let mut wins = 0;
-    let mut times = Vec::new();
-    let mut states = Vec::new();
-    let mut cal = Vec::new();
-    let mut outcomes = String::new();
-    let mut log = String::new();
-    for seed in from..from + games {
-        let w = wall(seed);
-        let mut h = [0u8; 34];
-        for &k in &w[..13] {
-            h[k] += 1;
-        }
-        let mut visible = [0u8; 34];
-        let mut won = false;
-        let mut first: Option<(f64, f64, f64)> = None;
-        for d in 0..17 {
-            let k = w[13 + d];
-            h[k] += 1;
-            let hand =
-                Hand::new(TileCounts(h), vec![], TileCounts(visible), Ruleset::Riichi).unwrap();
-            if hand.is_winning() {
-                won = true;
-                break;
-            }
-            let left = 16 - d as u32;
-            let unseen = hand.unseen();
-            let t0 = Instant::now();
-            let c0 = cpu_ns();
-            let mut ctr = [0u64; 3];
-            let mut nst = 0;
-            let smin = (0..34)
-                .filter(|&j| h[j] > 0)
-                .map(|j| {
-                    let mut x = h;
-                    x[j] -= 1;
-                    eval.shanten(&x)
-                })
-                .min()
-                .unwrap();
-            let j = if policy == "baseline" || smin >= far || left == 0 {
-                baseline(&h, &unseen)
-            } else {
-                let keep_only = policy.ends_with("keep");
-                let config = if policy.starts_with("aot") {
-                    PlanConfig::ADVANCE_OR_THROW
-                } else {
-                    let p: Vec<i8> = policy
-                        .split(':')
-                        .skip(1)
-                        .map(|x| x.parse().unwrap())
-                        .collect();
-                    PlanConfig {
-                        exchange_up_to: p[0],
-                        down_up_to: p[1],
-                    }
-                };
-                let mut plan = Planner::new(eval, config, &h, &unseen, left, None);
-                let mut best: Option<(f64, f64, i8, usize, u32)> = None;
-                for dd in 0..34 {
-                    if h[dd] == 0 {
-                        continue;
-                    }
-                    let mut h13 = h;
-                    h13[dd] -= 1;
-                    let sd = eval.shanten(&h13);
-                    if keep_only && sd > smin {
-                        continue;
-                    }
-                    let root = plan.root(&h, dd, sd == smin).unwrap().unwrap();
-                    let o = plan.odds(root);
-                    let b = match best {
-                        None => true,
-                        Some((bw, bt, bs, _, _)) => {
-                            o.win > bw + 1e-12
-                                || ((o.win - bw).abs() <= 1e-12
-                                    && (o.tenpai > bt + 1e-12
-                                        || ((o.tenpai - bt).abs() <= 1e-12 && sd < bs)))
-                        }
-                    };
-                    if b {
-                        best = Some((o.win, o.tenpai, sd, dd, root));
-                    }
-                }
-                let (bw, _, _, dd, root) = best.unwrap();
-                if first.is_none() {
-                    let mut est = Estimate::default();
-                    if sims > 0 {
-                        let mut pool = unseen;
-                        let _ = &mut pool;
-                        let mut sim = Simulator::new(&plan, root, &unseen);
-                        let mut rng = StdRng::seed_from_u64(seed ^ 0x5eed);
-                        sim.run(sims, &mut est, &mut rng);
-                    }
-                    first = Some((bw, est.win.probability(), est.win.stderr()));
-                }
-                states.push(plan.states());
-                nst = plan.states();
-                dd
-            };
-            let _ = t0;
-            times.push((cpu_ns() - c0) as f64 / 1e6);
-            log.push_str(&format!(
-                "{smin} {left} {:.3} {} {} {} {}\n",
-                times.last().unwrap(),
-                nst,
-                ctr[0],
-                ctr[1],
-                ctr[2]
-            ));
-            h[j] -= 1;
-            visible[j] += 1;
-        }
-        wins += won as u32;
-        outcomes.push(if won { '1' } else { '0' });
-        if let Some(f) = first {
-            cal.push((f, won));
-        }
-    }
-    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let n = times.len();
+    let cli = Cli::parse();
+    let ruleset: Ruleset = cli.ruleset.into();
     println!(
-        "{policy} far {far}: {wins}/{games} = {:.4}; decisions {n}, median {:.2} ms p90 {:.2} p99 {:.2} max {:.2}; states max {}",
-        wins as f64 / games as f64,
-        times[n / 2],
-        times[n * 9 / 10],
-        times[n * 99 / 100],
-        times[n - 1],
-        states.iter().max().unwrap_or(&0)
+        "# mahjong-solitaire: {} walls from seed {}, {ruleset}, budget {} ms, {} thread(s)\n",
+        cli.games, cli.seed, cli.budget_ms, cli.threads
     );
-    if !cal.is_empty() {
-        let m = cal.len() as f64;
-        let mv: f64 = cal.iter().map(|x| x.0.0).sum::<f64>() / m;
-        let ms: f64 = cal.iter().map(|x| x.0.1).sum::<f64>() / m;
-        let mse: f64 = cal.iter().map(|x| x.0.2).sum::<f64>() / m;
-        let real: f64 = cal.iter().filter(|x| x.1).count() as f64 / m;
+    println!("Load average at start: {}\n", load_average());
+    let began = Instant::now();
+    let mut runs: Vec<(Policy, Vec<Played>)> = Vec::new();
+    for &policy in &cli.policies {
+        let t0 = Instant::now();
+        let played = play_all(&cli, policy);
+        eprintln!("{policy:?}: {:.0} s", t0.elapsed().as_secs_f64());
+        runs.push((policy, played));
+    }
+    if let Some(path) = &cli.record
+        && let Some((_, played)) = runs.iter().find(|(p, _)| *p == Policy::Engine)
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("record file"));
+        let mut lines = 0;
+        for p in played {
+            for (point, _) in &p.game.decisions {
+                writeln!(f, "{}", request_json(point, ruleset)).expect("write");
+                lines += 1;
+            }
+        }
+        eprintln!("recorded {lines} decision points into {}", path.display());
+    }
+
+    println!("## Win rates\n");
+    println!("| policy | games | wins | win rate | 95 % interval |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for (policy, played) in &runs {
+        let n = played.len() as f64;
+        let wins = played.iter().filter(|p| p.game.won).count() as f64;
+        let rate = wins / n;
         println!(
-            "first decisions {m}: plan value {mv:.4}, simulated {ms:.4} (mean se {mse:.4}), realised {real:.4}"
+            "| {policy:?} | {n} | {wins} | {rate:.4} | ±{:.4} |",
+            half_width(rate, n)
         );
     }
-    std::fs::write(
-        format!(
-            "/tmp/exp/log_{}_{}_{}.txt",
-            policy.replace(':', "_"),
-            from,
-            games
-        ),
-        log,
-    )
-    .unwrap();
-    std::fs::write(
-        format!(
-            "/tmp/exp/out_{}_{}_{}.txt",
-            policy.replace(':', "_"),
-            from,
-            games
-        ),
-        outcomes,
-    )
-    .unwrap();
+    println!("\n## Paired differences (same walls)\n");
+    println!("| a − b | difference | 95 % interval | walls where they differ |");
+    println!("| --- | ---: | ---: | ---: |");
+    for (i, (pa, a)) in runs.iter().enumerate() {
+        for (pb, b) in runs.iter().skip(i + 1) {
+            let d: Vec<f64> = a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| f64::from(u8::from(x.game.won)) - f64::from(u8::from(y.game.won)))
+                .collect();
+            let n = d.len() as f64;
+            let mean = d.iter().sum::<f64>() / n;
+            let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            let half = 1.96 * (var / n).sqrt();
+            let differ = d.iter().filter(|&&x| x != 0.0).count();
+            println!(
+                "| {pa:?} − {pb:?} | {mean:+.4} | {:+.4} to {:+.4} | {differ} |",
+                mean - half,
+                mean + half
+            );
+        }
+    }
+    println!("\n## Time per decision (wall clock, ms)\n");
+    println!("| policy | decisions | median | p90 | p99 | max | mean |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (policy, played) in &runs {
+        let mut t: Vec<f64> = played
+            .iter()
+            .flat_map(|p| p.times.iter().map(|d| d.as_secs_f64() * 1e3))
+            .collect();
+        t.sort_by(f64::total_cmp);
+        let mean = t.iter().sum::<f64>() / t.len().max(1) as f64;
+        println!(
+            "| {policy:?} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {mean:.2} |",
+            t.len(),
+            percentile(&t, 0.5),
+            percentile(&t, 0.9),
+            percentile(&t, 0.99),
+            t.last().copied().unwrap_or(0.0)
+        );
+    }
+    for (policy, played) in &runs {
+        if *policy == Policy::Baseline {
+            continue;
+        }
+        println!("\n## Calibration: {policy:?}'s reported win probability at the first decision\n");
+        println!(
+            "| reported | games | mean reported | realised | realised − reported | 95 % interval |"
+        );
+        println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+        let mut bins = vec![(0usize, 0.0f64, 0usize); 10];
+        for p in played {
+            let Some((_, choice)) = p.game.decisions.first() else {
+                continue;
+            };
+            let Some(r) = choice.reported_win else {
+                continue;
+            };
+            let b = ((r * 10.0) as usize).min(9);
+            bins[b].0 += 1;
+            bins[b].1 += r;
+            bins[b].2 += usize::from(p.game.won);
+        }
+        for (i, &(n, sum, wins)) in bins.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let nf = n as f64;
+            let (rep, real) = (sum / nf, wins as f64 / nf);
+            println!(
+                "| {:.1}–{:.1} | {n} | {rep:.4} | {real:.4} | {:+.4} | ±{:.4} |",
+                i as f64 / 10.0,
+                (i + 1) as f64 / 10.0,
+                real - rep,
+                half_width(real, nf)
+            );
+        }
+    }
+    println!(
+        "\nLoad average at end: {}; {:.0} s in all.",
+        load_average(),
+        began.elapsed().as_secs_f64()
+    );
 }

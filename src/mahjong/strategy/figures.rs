@@ -157,6 +157,7 @@ impl Rolled {
 /// Rollouts for every option in `hands` (13-tile hands, `eval`, `pool`, `draws`): first
 /// [`MIN_PATHS`] each, then up to `paths[i]` each, round robin, until the clock's
 /// fraction `until`. Returns the moments per option and the rollouts made.
+#[allow(clippy::too_many_arguments)]
 pub fn rollouts(
     eval: &Eval,
     hands: &[[u8; 34]],
