@@ -62,7 +62,7 @@ pub struct DiscardCandidate {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Rank {
     /// Candidates of a lower class come first (a shanten-raising discard of a hand at
-    /// 2-shanten or more comes after every shanten-keeping one).
+    /// 1-shanten or more comes after every shanten-keeping one).
     pub class: u8,
     /// Within a class, the engine's value (the plan's own value, an exact value, or for
     /// greedy candidates `-shanten`-and-ukeire first, see `by_shape`).
@@ -134,7 +134,7 @@ pub(crate) fn shells(eval: &Eval, h: &[u8; 34], pool: &[u8; 34]) -> Vec<DiscardC
 
 /// The engine's order of preference, best first (the order of
 /// [`super::DiscardAdvice::candidates`], documented in `mahjong.proto`): the class
-/// (shanten-keeping discards before shanten-raising ones when the hand is 2-shanten or
+/// (shanten-keeping discards before shanten-raising ones when the hand is 1-shanten or
 /// more), then the engine's value of the candidate — win, then tenpai, both to 12 decimal
 /// places — then lower shanten, larger ukeire total, tile order. Candidates ranked by
 /// shape (far hands, simulated figures) compare shanten and ukeire before the values.

@@ -24,7 +24,12 @@ pub const FAR_STATES: usize = 20_000;
 const PLAN_PATHS: (u64, u64) = (512, 64);
 
 /// Greedy rollouts for shanten-keeping and for shanten-raising candidates.
-const ROLLOUTS: (u64, u64) = (512, 128);
+const ROLLOUTS: (u64, u64) = (256, 64);
+
+/// Hands up to this shanten weigh their shanten-raising discards exactly (advance or
+/// throw from one level up) and may prefer them; from farther, a raise is simulated and
+/// ranks after every keeping discard (BENCHMARKS.md: raising gains nothing in play).
+pub const RAISE_EXACT_UP_TO: i8 = 0;
 
 /// The answer to a discard decision.
 #[derive(Debug, Clone, PartialEq)]
@@ -167,10 +172,9 @@ fn optimal_tier(
     })
 }
 
-/// The plan for every shanten-keeping candidate (with its one change) and, at 1-shanten
-/// or less, the shanten-raising ones (advance or throw: the raise is the change); the
-/// raising candidates of a hand at 2-shanten get greedy rollouts and rank after the
-/// keeping ones. `None` if the plan does not fit (within 60 % of the budget).
+/// The plan for every shanten-keeping candidate (with its one change) and, for a tenpai
+/// hand, the shanten-raising ones (advance or throw: the raise is the change); other
+/// raising candidates get greedy rollouts and rank after the keeping ones. `None` if the plan does not fit (within 60 % of the budget).
 fn plan_tier(
     eval: &Eval,
     h: &[u8; 34],
@@ -189,8 +193,10 @@ fn plan_tier(
             *root = Some(planner.root(h, c.tile.index(), true).ok()??);
         }
     }
+    // Breaking a tenpai hand at once is worth weighing (a weak wait): advance or throw
+    // from 1-shanten is cheap. Farther raises go to rollouts and rank after.
     for (c, root) in out.iter().zip(roots.iter_mut()) {
-        if c.shanten > best && best <= 1 {
+        if c.shanten > best && best <= RAISE_EXACT_UP_TO {
             *root = Some(planner.root(h, c.tile.index(), false).ok()??);
         }
     }

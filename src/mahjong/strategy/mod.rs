@@ -17,17 +17,18 @@
 //!    ([`super::probability::plan`], one tegawari or break-down per line) ranks the
 //!    candidates by its own values; each keeping candidate's figures are the plan's win
 //!    and tenpai probability under the exact model, by simulation with a control
-//!    variate ([`super::probability::simulate`]); at 1-shanten or less the
+//!    variate ([`super::probability::simulate`]); for a tenpai hand the
 //!    shanten-raising candidates are exact advance-or-throw values (the raise is the
-//!    change), at 2-shanten greedy rollouts ranked after the keeping ones.
+//!    change), otherwise greedy rollouts ranked after the keeping ones.
 //! 4. **Far hands**: advance or throw for the keeping candidates if it fits
 //!    [`discard::FAR_STATES`] states (exact), else greedy rollouts
 //!    ([`super::probability::rollout`]) ranked by shanten, ukeire, then the estimate;
 //!    raising candidates get rollouts and rank after.
 //!
-//! A shanten-raising first discard of a hand at 2-shanten or more is never preferred to a
-//! shanten-keeping one: in play it gains nothing (BENCHMARKS.md) and costs a search one
-//! level deeper.
+//! A shanten-raising first discard of a hand at 1-shanten or more is never preferred to a
+//! shanten-keeping one ([`discard::RAISE_EXACT_UP_TO`]): in play it gains nothing
+//! (BENCHMARKS.md) and costs a search one level deeper; the plan can still break the
+//! hand down later.
 //!
 //! # Budget
 //!
