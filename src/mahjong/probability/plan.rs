@@ -171,6 +171,8 @@ pub struct Planner {
     pool: Vec<u32>,
     memo13: HashMap<u128, u32, FastBuild>,
     memo14: HashMap<u128, u32, FastBuild>,
+    /// Useful copies of the 13-tile hands weighed as change targets.
+    useful_memo: HashMap<u128, u32, FastBuild>,
     /// Value arrays, `2 * (T + 1)` per state.
     values: Vec<f64>,
     /// 13-tile states; node 0 is [`ZERO`].
@@ -217,6 +219,7 @@ impl Planner {
             pool: (0..=draws).map(|r| n - draws + r).collect(),
             memo13: HashMap::default(),
             memo14: HashMap::default(),
+            useful_memo: HashMap::default(),
             values: vec![0.0; stride],
             nodes13: vec![Node13 {
                 arena: 0,
@@ -417,6 +420,7 @@ impl Planner {
             + self.targets.capacity() * 4
             + table_bytes::<u128, u32>(self.memo13.capacity())
             + table_bytes::<u128, u32>(self.memo14.capacity())
+            + table_bytes::<u128, u32>(self.useful_memo.capacity())
     }
 
     /// Copies the plan counts for kind `k` of 13-tile hand `h` (supply minus hand, one
@@ -539,6 +543,13 @@ impl Planner {
                     h[j] -= 1;
                     let u = self.useful_copies(h, to, variant);
                     h[j] += 1;
+                    let u = match u {
+                        Ok(u) => u,
+                        Err(e) => {
+                            h[m] -= 1;
+                            return Err(e);
+                        }
+                    };
                     if u > useful_copies && best[slot].is_none_or(|b| u > b.2) {
                         best[slot] = Some((j, to, u));
                     }
@@ -670,12 +681,21 @@ impl Planner {
     }
 
     /// Useful copies (plan counts) of the 13-tile hand `h` at shanten `s`.
-    fn useful_copies(&self, h: &mut [u8; 34], s: i8, variant: Option<u8>) -> u32 {
+    /// Memoised: neighbouring states weigh the same targets (a sibling's hand is often
+    /// one of them).
+    fn useful_copies(&mut self, h: &mut [u8; 34], s: i8, variant: Option<u8>) -> PlanResult<u32> {
+        let key = pack(h, variant, false);
+        if let Some(&u) = self.useful_memo.get(&key) {
+            return Ok(u);
+        }
         let after = self.eval.shanten_after_each_draw(h);
-        (0..34)
+        let u = (0..34)
             .filter(|&k| after[k] < s)
             .map(|k| self.copies(h, k, variant).max(0) as u32)
-            .sum()
+            .sum();
+        map_room(&mut self.useful_memo, &mut self.memory)?;
+        self.useful_memo.insert(key, u);
+        Ok(u)
     }
 
     /// The 14-tile state `h` after a useful draw (not winning): its discards that leave
