@@ -61,6 +61,17 @@ else
   grep -q 'Code: Unimplemented' <<<"$out" || fail "ListDouDizhuPlays: $out"
   echo "smoke: ListDouDizhuPlays is UNIMPLEMENTED (engine not wired in yet)"
 fi
+echo "smoke: gomoku (SuggestGomokuMove blocks a four, AnalyzeGomokuPosition lists renju forbidden points)"
+out=$("$GRPCURL" -plaintext -d '{"position":{"moves":"h8h7i7g9h6g5g7i6g8f8f6e5f5j10i10i11k9h10j12l10"},"rule":"GOMOKU_RULE_FREESTYLE","budget_ms":300}' \
+  "$ADDR" gameai.v1.GomokuService/SuggestGomokuMove) || fail "SuggestGomokuMove: $out"
+grep -q '"point": "e7"' <<<"$out" || fail "SuggestGomokuMove did not block at e7: $out"
+out=$("$GRPCURL" -plaintext -d '{"position":{"black":["f7","h2","h4","h5","h6","h9","i7","j5","j6","k5","l3","m6"],"white":["f2","h8","i2","j9","k3","k7","l7","l9","n3","n7","n8","n10"],"toMove":"STONE_BLACK"},"rule":"GOMOKU_RULE_RENJU"}' \
+  "$ADDR" gameai.v1.GomokuService/AnalyzeGomokuPosition) || fail "AnalyzeGomokuPosition: $out"
+[ "$(grep -c 'FORBIDDEN_KIND_DOUBLE_THREE' <<<"$out")" -eq 3 ] || fail "AnalyzeGomokuPosition forbidden points: $out"
+out=$("$GRPCURL" -plaintext -d '{"position":{"moves":"h8h8"}}' "$ADDR" gameai.v1.GomokuService/SuggestGomokuMove 2>&1) && fail "h8h8 answered OK"
+grep -q 'Code: InvalidArgument' <<<"$out" || fail "h8h8: $out"
+echo "smoke: gomoku OK"
+
 # Bad input never kills the server: an unknown health service is NOT_FOUND.
 out=$("$GRPCURL" -plaintext -d '{"service":"nope"}' "$ADDR" grpc.health.v1.Health/Check 2>&1) && fail "unknown service answered OK"
 grep -q 'Code: NotFound' <<<"$out" || fail "unknown service: $out"

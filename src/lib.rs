@@ -5,6 +5,7 @@
 //! modules are pure Rust and never see gRPC types.
 
 pub mod doudizhu;
+pub mod gomocup;
 pub mod gomoku;
 pub mod mahjong;
 pub mod memory_budget;

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use clap::Parser;
 use gameai::server::{self, Listeners, ServerConfig};
-use gameai::telemetry::{self, LogFormat};
+use gameai::service::executor::{available_cores, default_max_inflight};
+use gameai::telemetry::{self, LogFormat, RpcLogLevel};
 
 /// gRPC service giving game backends expert decisions for Dou Dizhu, mahjong and
 /// gomoku. Health: grpc.health.v1.Health; reflection v1 and v1alpha; Prometheus
@@ -30,14 +31,36 @@ struct Cli {
     log_format: LogFormat,
 
     /// Log filter, tracing EnvFilter syntax: a level (error, warn, info, debug,
-    /// trace) or directives such as "gameai=debug,info". One line per RPC at info.
+    /// trace) or directives such as "gameai=debug,info". Logs never block a request:
+    /// when stderr does not keep up, lines are dropped and counted
+    /// (gameai_log_lines_dropped_total).
     #[arg(long, env = "GAMEAI_LOG_LEVEL", default_value = "info")]
     log_level: String,
 
+    /// Log lines held in memory while stderr does not keep up; beyond them lines are
+    /// dropped (and counted in gameai_log_lines_dropped_total) rather than block.
+    #[arg(long, env = "GAMEAI_LOG_QUEUE_LINES", default_value_t = telemetry::logging::DEFAULT_LOG_QUEUE_LINES as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    log_queue_lines: u64,
+
+    /// Level of the one line logged per RPC ("rpc finished"); off = none. Calls that
+    /// end INTERNAL, UNKNOWN or DATA_LOSS are logged at warn whatever this says. Set
+    /// debug to keep busy servers' logs for everything else.
+    #[arg(long, env = "GAMEAI_RPC_LOG_LEVEL", value_enum, default_value = "info")]
+    rpc_log_level: RpcLogLevel,
+
     /// Requests served at once, health and reflection excluded; beyond it a call is
-    /// answered RESOURCE_EXHAUSTED at once. 0 = no limit.
-    #[arg(long, env = "GAMEAI_MAX_INFLIGHT", default_value_t = 64)]
-    max_inflight: usize,
+    /// answered RESOURCE_EXHAUSTED at once. Default: 4 per engine thread (one running,
+    /// three waiting). 0 = no limit.
+    #[arg(long, env = "GAMEAI_MAX_INFLIGHT")]
+    max_inflight: Option<usize>,
+
+    /// Engine calls (searches, DPs) computed at once, each on its own thread at a
+    /// lower priority than the network; further admitted calls wait for a thread, the
+    /// wait counting against their work budget. 0 = the cores this process may use
+    /// (in a container without a CPU limit: the node's, so set it to the CPU request).
+    #[arg(long, env = "GAMEAI_ENGINE_THREADS", default_value_t = 0)]
+    engine_threads: usize,
 
     /// Largest request (and response) message in bytes; a larger request is refused
     /// with OUT_OF_RANGE and the server keeps serving.
@@ -63,9 +86,10 @@ struct Cli {
     #[arg(long, env = "GAMEAI_SHUTDOWN_GRACE_SECS", default_value_t = 20)]
     shutdown_grace_secs: u64,
 
-    /// Seconds after which a client connection is closed gracefully (HTTP/2 GOAWAY) so
-    /// that clients reconnect and new replicas get their share of long-lived gRPC
-    /// connections. 0 = never.
+    /// Seconds after which a client connection is closed gracefully (HTTP/2 GOAWAY;
+    /// calls in flight finish) so that clients reconnect and new replicas get their
+    /// share of long-lived gRPC connections. A connection still open
+    /// --shutdown-grace-secs later is closed by force. 0 = never.
     #[arg(long, env = "GAMEAI_MAX_CONNECTION_AGE_SECS", default_value_t = 300)]
     max_connection_age_secs: u64,
 
@@ -80,9 +104,19 @@ struct Cli {
 }
 
 impl Cli {
+    fn engine_threads_or_cores(&self) -> usize {
+        match self.engine_threads {
+            0 => available_cores(),
+            n => n,
+        }
+    }
+
     fn server_config(&self) -> ServerConfig {
         ServerConfig {
-            max_inflight: self.max_inflight,
+            max_inflight: self
+                .max_inflight
+                .unwrap_or_else(|| default_max_inflight(self.engine_threads_or_cores())),
+            engine_threads: self.engine_threads_or_cores(),
             max_message_bytes: self.max_message_bytes,
             request_budget: Duration::from_millis(self.request_budget_ms),
             default_budget: Duration::from_millis(self.default_budget_ms),
@@ -90,6 +124,7 @@ impl Cli {
             max_connection_age: (self.max_connection_age_secs > 0)
                 .then(|| Duration::from_secs(self.max_connection_age_secs)),
             engine_memory_bytes: (self.engine_memory_mb as usize) << 20,
+            rpc_log_level: self.rpc_log_level,
         }
     }
 }
@@ -121,11 +156,20 @@ fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()> + 
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    // Before the engines allocate: freed search tables must leave the process, or RSS
+    // outgrows the engine memory budget (src/memory_budget.rs, "The allocator").
+    let allocator_tuned = gameai::memory_budget::return_large_frees_to_os();
     let cli = Cli::parse();
-    if let Err(e) = telemetry::init_tracing(cli.log_format, &cli.log_level) {
-        eprintln!("gameai: --log-level {:?}: {e}", cli.log_level);
-        return ExitCode::from(2);
-    }
+    // Held to the end of main: dropping it flushes the log queue (at most ~1 s).
+    let _log_guard =
+        match telemetry::init_tracing(cli.log_format, &cli.log_level, cli.log_queue_lines as usize)
+        {
+            Ok(guard) => guard,
+            Err(e) => {
+                eprintln!("gameai: --log-level {:?}: {e}", cli.log_level);
+                return ExitCode::from(2);
+            }
+        };
     let shutdown = match shutdown_signal() {
         Ok(shutdown) => shutdown,
         Err(e) => {
@@ -140,7 +184,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    tracing::info!(config = ?cli, "gameai starting");
+    tracing::info!(config = ?cli, allocator_tuned, "gameai starting");
     match server::serve(
         cli.server_config(),
         listeners,

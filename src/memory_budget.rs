@@ -17,6 +17,9 @@
 //!   equivalent). Nothing blocks or waits for memory.
 //! - A reservation gives its bytes back when dropped, so a request that ends, fails or
 //!   panics releases its share.
+//! - Each engine call is also charged its fixed overhead outside the engine's tables
+//!   ([`CALL_OVERHEAD_BYTES`], by `service::run_blocking`), never refused: with many
+//!   calls at once that overhead adds up, and the engines then get that much less.
 //! - Engines reserve what they really allocate (capacity, not length; hash-table
 //!   control bytes included), so that [`MemoryBudget::used`] is an honest figure. It is
 //!   exported as the gauge `gameai_engine_memory_used_bytes` beside
@@ -25,6 +28,21 @@
 //!
 //! Engines use [`MemoryBudget::global`]; tests can make their own budget with
 //! [`MemoryBudget::leak`] to exercise refusal without touching the process's.
+//!
+//! # The allocator
+//!
+//! The model counts a block as gone once it is freed, which holds only if the C
+//! allocator hands large freed blocks back to the OS. glibc's malloc does not by
+//! default: its mmap threshold is dynamic (it rises to the size of the largest mmapped
+//! block freed, up to 32 MiB), so after the first few growths the tables of every
+//! request come from malloc's heaps, where a freed block stays resident and cannot
+//! serve the next, larger one. Tables that double leave their old allocations behind
+//! as resident holes: eight concurrent 5-shanten `SuggestMahjongDiscard` calls with a
+//! 64 MiB budget took RSS from 11 MB to 120 MB (BENCHMARKS.md, "Memory under concurrent
+//! hard requests"). [`return_large_frees_to_os`], called first thing in `main`, fixes
+//! the threshold at [`MMAP_THRESHOLD_BYTES`], so that every large block has its own
+//! mapping and `free` unmaps it: the same run then peaks at about 70 MB, and RSS
+//! returns to within 0.5 MB of idle when the calls end.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -32,6 +50,36 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 /// limit (`deploy/kubernetes/deployment.yaml`) for the process itself, the mahjong
 /// tables (3.5 MiB), the allocator's slack and the response buffers.
 pub const DEFAULT_LIMIT_BYTES: usize = 512 << 20;
+
+/// What one engine call costs outside its engine's tables, charged to the budget for
+/// as long as the call runs ([`crate::service::run_blocking`]): the blocking thread's
+/// stack pages, its malloc arena's first pages, the answer being built. 256 KiB, twice
+/// what was measured: nine concurrent 5-shanten `SuggestMahjongDiscard` calls under a
+/// 64 MiB budget took RSS 0.5 to 1.3 MB past idle + their reservations (release).
+pub const CALL_OVERHEAD_BYTES: usize = 256 << 10;
+
+/// Blocks at least this large get their own mapping from the C allocator and leave
+/// the process when freed (see "The allocator" in the [module docs](self)): 128 KiB,
+/// glibc's initial threshold, fixed instead of rising.
+pub const MMAP_THRESHOLD_BYTES: usize = 128 << 10;
+
+/// Makes the C allocator return large freed blocks to the OS at once (glibc: a fixed
+/// `M_MMAP_THRESHOLD` of [`MMAP_THRESHOLD_BYTES`], which also turns off the dynamic
+/// threshold). Call it once at process start, before the engines allocate. Returns
+/// false when the allocator refused or is not glibc's (other allocators are left
+/// as they are).
+pub fn return_large_frees_to_os() -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: mallopt only sets an allocator parameter; any value is accepted or
+        // refused (return 0), and it may be called at any time.
+        unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES as libc::c_int) == 1 }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        false
+    }
+}
 
 /// A pool of bytes shared by the engines. See the [module docs](self).
 #[derive(Debug)]
@@ -102,6 +150,18 @@ impl MemoryBudget {
         Reservation {
             budget: self,
             bytes: 0,
+        }
+    }
+
+    /// A reservation of `bytes` taken whether or not they fit (never refused, not
+    /// counted as a refusal): for memory that will be used anyway, such as a call's
+    /// fixed overhead ([`CALL_OVERHEAD_BYTES`]). Growths after it see less room.
+    pub fn charge(&'static self, bytes: usize) -> Reservation {
+        let before = self.used.fetch_add(bytes, Ordering::AcqRel);
+        self.peak.fetch_max(before + bytes, Ordering::Relaxed);
+        Reservation {
+            budget: self,
+            bytes,
         }
     }
 
@@ -213,6 +273,20 @@ mod tests {
         drop(b);
         assert_eq!(budget.used(), 0);
         assert_eq!(budget.peak(), 1000);
+    }
+
+    #[test]
+    fn a_charge_is_never_refused_and_leaves_less_room() {
+        let budget = MemoryBudget::leak(100);
+        let mut r = budget.reservation();
+        assert!(r.try_grow(90));
+        let overhead = budget.charge(30);
+        assert_eq!(budget.used(), 120);
+        assert_eq!(budget.refusals(), 0);
+        assert!(!r.try_grow(1), "over the limit: growth is refused");
+        drop(overhead);
+        assert!(r.try_grow(10));
+        assert_eq!(budget.used(), 100);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Logs and metrics: the tracing subscriber (text for people, JSON for log pipelines),
-//! the Prometheus exporter and the tower layer that records every RPC.
+//! Logs and metrics: the tracing subscriber (text for people, JSON for log pipelines;
+//! non-blocking, see [`logging`]), the Prometheus exporter and the tower layer that
+//! records every RPC.
 //!
 //! The RPC metrics are those of go-grpc-prometheus, with the same names, labels and
 //! code spellings, so that existing dashboards and alerts work unchanged:
@@ -15,6 +16,8 @@
 //! cancels, or that is dropped for any reason, is counted as `Canceled`.
 //! As in go-grpc-prometheus, only methods the server knows are recorded (an unknown
 //! path must not create label values at a client's whim).
+
+pub mod logging;
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -36,6 +39,8 @@ use tonic::Code;
 use tower::{Layer, Service};
 use tracing::Instrument;
 
+pub use logging::{LogFormat, RpcLogLevel, init_tracing};
+
 /// Upper bounds of the `grpc_server_handling_seconds` buckets: 0.25 ms to 2.5 s.
 pub const HANDLING_SECONDS_BUCKETS: &[f64] = &[
     0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
@@ -56,43 +61,25 @@ pub const REQUESTS_SHED_TOTAL: &str = "gameai_requests_shed_total";
 pub const MAHJONG_TABLES_BUILD_SECONDS: &str = "gameai_mahjong_tables_build_seconds";
 /// Gauge: bytes held by the mahjong tables.
 pub const MAHJONG_TABLES_BYTES: &str = "gameai_mahjong_tables_bytes";
+/// Gauge: engine calls computing now (at most `--engine-threads`).
+pub const ENGINE_CALLS_RUNNING: &str = "gameai_engine_calls_running";
+/// Gauge: admitted calls waiting for an engine thread.
+pub const ENGINE_CALLS_WAITING: &str = "gameai_engine_calls_waiting";
 /// Gauge: bytes of the process-wide engine memory budget reserved now.
 pub const ENGINE_MEMORY_USED_BYTES: &str = "gameai_engine_memory_used_bytes";
 /// Gauge: the process-wide engine memory budget (`--engine-memory-mb`).
 pub const ENGINE_MEMORY_LIMIT_BYTES: &str = "gameai_engine_memory_limit_bytes";
 /// Counter: growths of engine memory refused because the budget was spent.
 pub const ENGINE_MEMORY_REFUSALS_TOTAL: &str = "gameai_engine_memory_refusals_total";
-
-/// Log output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum LogFormat {
-    /// Human-readable lines.
-    Text,
-    /// One JSON object per line, span fields included (for log pipelines).
-    Json,
-}
-
-/// Installs the global tracing subscriber, writing to stderr.
-///
-/// `filter` is an `EnvFilter` directive such as `info` or `gameai=debug,info`. Errors
-/// when the directive does not parse; a second call (a subscriber is already
-/// installed) is a no-op.
-pub fn init_tracing(format: LogFormat, filter: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let filter = tracing_subscriber::EnvFilter::try_new(filter)?;
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
-    let _ = match format {
-        LogFormat::Text => builder.try_init(),
-        LogFormat::Json => builder
-            .json()
-            .with_current_span(true)
-            .with_span_list(false)
-            .try_init(),
-    };
-    Ok(())
-}
+/// Gauge: gRPC connections open now.
+pub const CONNECTIONS_OPEN: &str = "gameai_grpc_connections";
+/// Counter: gRPC connections accepted.
+pub const CONNECTIONS_ACCEPTED_TOTAL: &str = "gameai_grpc_connections_accepted_total";
+/// Counter: gRPC connections cut because they outlived the max connection age plus its
+/// grace (`crate::server::connections`).
+pub const CONNECTIONS_CUT_TOTAL: &str = "gameai_grpc_connections_cut_total";
+/// Counter: log lines dropped because the log queue was full ([`logging`]).
+pub const LOG_LINES_DROPPED_TOTAL: &str = "gameai_log_lines_dropped_total";
 
 /// The process-wide Prometheus recorder, installed on first use.
 ///
@@ -154,6 +141,14 @@ fn describe_metrics() {
         "Memory held by the mahjong winning-set tables."
     );
     describe_gauge!(
+        ENGINE_CALLS_RUNNING,
+        "Engine calls computing now (at most --engine-threads)."
+    );
+    describe_gauge!(
+        ENGINE_CALLS_WAITING,
+        "Admitted calls waiting for an engine thread (their wait counts against their work budget)."
+    );
+    describe_gauge!(
         ENGINE_MEMORY_USED_BYTES,
         Unit::Bytes,
         "Bytes of the process-wide engine memory budget reserved by requests in flight."
@@ -163,19 +158,34 @@ fn describe_metrics() {
         Unit::Bytes,
         "The process-wide engine memory budget (--engine-memory-mb)."
     );
+    describe_gauge!(CONNECTIONS_OPEN, "gRPC (HTTP/2) connections open now.");
+    describe_counter!(
+        CONNECTIONS_ACCEPTED_TOTAL,
+        "gRPC (HTTP/2) connections accepted."
+    );
+    describe_counter!(
+        CONNECTIONS_CUT_TOTAL,
+        "gRPC connections closed by force because they outlived the max connection age plus its grace."
+    );
+    describe_counter!(
+        LOG_LINES_DROPPED_TOTAL,
+        "Log lines dropped because stderr did not keep up and the log queue was full."
+    );
     describe_counter!(
         ENGINE_MEMORY_REFUSALS_TOTAL,
         "Engine memory growths refused because the budget was spent (the request degraded to an estimate)."
     );
 }
 
-/// Copies the engine memory budget's figures into their metrics (called on every
-/// scrape, so the gauge is as fresh as the scrape).
-pub fn record_engine_memory() {
+/// Copies the figures kept outside the recorder into their metrics: the engine memory
+/// budget's and the dropped log lines (called on every scrape, so they are as fresh
+/// as the scrape).
+pub fn record_at_scrape() {
     let budget = crate::memory_budget::MemoryBudget::global();
     metrics::gauge!(ENGINE_MEMORY_USED_BYTES).set(budget.used() as f64);
     metrics::gauge!(ENGINE_MEMORY_LIMIT_BYTES).set(budget.limit() as f64);
     metrics::counter!(ENGINE_MEMORY_REFUSALS_TOTAL).absolute(budget.refusals());
+    metrics::counter!(LOG_LINES_DROPPED_TOTAL).absolute(logging::log_lines_dropped());
 }
 
 /// Records the mahjong table figures (build time in seconds, size in bytes).
@@ -238,7 +248,7 @@ fn metrics_response<B>(
     handle: &PrometheusHandle,
 ) -> http::Response<Full<Bytes>> {
     let (status, content_type, body) = if req.uri().path() == "/metrics" {
-        record_engine_memory();
+        record_at_scrape();
         (
             http::StatusCode::OK,
             "text/plain; version=0.0.4; charset=utf-8",
@@ -318,6 +328,9 @@ pub struct MethodInfo {
     /// Method name, e.g. `SuggestMahjongDiscard`.
     pub method: String,
     pub grpc_type: GrpcType,
+    /// Fully qualified name of the request message, e.g.
+    /// `gameai.v1.SuggestMahjongDiscardRequest` (empty when unknown).
+    pub input_type: String,
 }
 
 /// The methods the server serves, keyed by HTTP/2 path `/SERVICE/METHOD`.
@@ -349,7 +362,12 @@ impl MethodTable {
                             (false, true) => GrpcType::ServerStream,
                             (true, true) => GrpcType::BidiStream,
                         };
-                        table.insert(&service_name, method.name(), grpc_type);
+                        table.add(MethodInfo {
+                            service: service_name.clone(),
+                            method: method.name().to_string(),
+                            grpc_type,
+                            input_type: method.input_type().trim_start_matches('.').to_string(),
+                        });
                     }
                 }
             }
@@ -357,16 +375,20 @@ impl MethodTable {
         Ok(table)
     }
 
-    /// Adds one method.
+    /// Adds one method whose request type is not known.
     pub fn insert(&mut self, service: &str, method: &str, grpc_type: GrpcType) {
-        self.by_path.insert(
-            format!("/{service}/{method}"),
-            MethodInfo {
-                service: service.to_string(),
-                method: method.to_string(),
-                grpc_type,
-            },
-        );
+        self.add(MethodInfo {
+            service: service.to_string(),
+            method: method.to_string(),
+            grpc_type,
+            input_type: String::new(),
+        });
+    }
+
+    /// Adds one method, served at `/SERVICE/METHOD`.
+    pub fn add(&mut self, info: MethodInfo) {
+        self.by_path
+            .insert(format!("/{}/{}", info.service, info.method), info);
     }
 
     /// The method served at `path`, if any.
@@ -396,17 +418,28 @@ pub fn grpc_status_code(headers: &http::HeaderMap) -> Option<Code> {
 
 /// Tower layer that opens one tracing span per RPC (`rpc`, fields `rpc.method` and, at
 /// the end, `grpc.code` (Go spelling) and `latency_ms`), logs one `rpc finished` event
-/// in it, and records the go-grpc-prometheus metrics.
+/// in it (at [`RpcLogLevel`], `WARN` for a server fault), and records the
+/// go-grpc-prometheus metrics.
 /// Put it outermost, so that answers of the other layers (shed, deadline) are counted.
 #[derive(Clone, Debug)]
 pub struct GrpcMetricsLayer {
     methods: Arc<MethodTable>,
+    rpc_log_level: RpcLogLevel,
 }
 
 impl GrpcMetricsLayer {
-    /// A layer recording the methods of `methods`.
+    /// A layer recording the methods of `methods`, logging calls at `INFO`.
     pub fn new(methods: Arc<MethodTable>) -> Self {
-        Self { methods }
+        Self {
+            methods,
+            rpc_log_level: RpcLogLevel::default(),
+        }
+    }
+
+    /// Logs the line of each call at `level` instead.
+    pub fn with_rpc_log_level(mut self, level: RpcLogLevel) -> Self {
+        self.rpc_log_level = level;
+        self
     }
 }
 
@@ -417,6 +450,7 @@ impl<S> Layer<S> for GrpcMetricsLayer {
         GrpcMetrics {
             inner,
             methods: self.methods.clone(),
+            rpc_log_level: self.rpc_log_level,
         }
     }
 }
@@ -426,6 +460,7 @@ impl<S> Layer<S> for GrpcMetricsLayer {
 pub struct GrpcMetrics<S> {
     inner: S,
     methods: Arc<MethodTable>,
+    rpc_log_level: RpcLogLevel,
 }
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -454,7 +489,11 @@ where
             grpc.code = tracing::field::Empty,
             latency_ms = tracing::field::Empty,
         );
-        let guard = CallGuard::start(self.methods.get(&path).cloned(), span.clone());
+        let guard = CallGuard::start(
+            self.methods.get(&path).cloned(),
+            span.clone(),
+            self.rpc_log_level,
+        );
         let future = {
             let _entered = span.enter();
             self.inner.call(req)
@@ -487,12 +526,13 @@ where
 struct CallGuard {
     method: Option<MethodInfo>,
     span: tracing::Span,
+    log_level: RpcLogLevel,
     start: Instant,
     finished: bool,
 }
 
 impl CallGuard {
-    fn start(method: Option<MethodInfo>, span: tracing::Span) -> Self {
+    fn start(method: Option<MethodInfo>, span: tracing::Span, log_level: RpcLogLevel) -> Self {
         if let Some(m) = &method {
             metrics::counter!(
                 STARTED_TOTAL,
@@ -505,6 +545,7 @@ impl CallGuard {
         Self {
             method,
             span,
+            log_level,
             start: Instant::now(),
             finished: false,
         }
@@ -542,12 +583,11 @@ impl CallGuard {
         // Milliseconds with microsecond resolution.
         self.span
             .record("latency_ms", elapsed.as_micros() as f64 / 1e3);
-        match code {
-            Code::Internal | Code::Unknown | Code::DataLoss => {
-                tracing::warn!(parent: &self.span, "rpc finished")
-            }
-            _ => tracing::info!(parent: &self.span, "rpc finished"),
-        }
+        let level = match code {
+            Code::Internal | Code::Unknown | Code::DataLoss => Some(tracing::Level::WARN),
+            _ => self.log_level.level(),
+        };
+        logging::rpc_finished(&self.span, level);
     }
 }
 
@@ -644,6 +684,7 @@ mod tests {
         assert_eq!(discard.service, "gameai.v1.MahjongService");
         assert_eq!(discard.method, "SuggestMahjongDiscard");
         assert_eq!(discard.grpc_type, GrpcType::Unary);
+        assert_eq!(discard.input_type, "gameai.v1.SuggestMahjongDiscardRequest");
         assert_eq!(
             table.get("/grpc.health.v1.Health/Watch").unwrap().grpc_type,
             GrpcType::ServerStream

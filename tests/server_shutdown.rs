@@ -58,7 +58,7 @@ fn env_config_and_json_logs_with_one_line_per_rpc() {
     assert!(
         lines.iter().any(|l| l["fields"]["config"]
             .as_str()
-            .is_some_and(|c| c.contains("max_inflight: 7"))),
+            .is_some_and(|c| c.contains("max_inflight: Some(7)"))),
         "{logs}"
     );
     // One line per RPC, in its span, with method, code and latency.
@@ -86,7 +86,10 @@ fn help_documents_every_flag_and_its_environment_variable() {
         ("--metrics-addr", "GAMEAI_METRICS_ADDR"),
         ("--log-format", "GAMEAI_LOG_FORMAT"),
         ("--log-level", "GAMEAI_LOG_LEVEL"),
+        ("--rpc-log-level", "GAMEAI_RPC_LOG_LEVEL"),
+        ("--log-queue-lines", "GAMEAI_LOG_QUEUE_LINES"),
         ("--max-inflight", "GAMEAI_MAX_INFLIGHT"),
+        ("--engine-threads", "GAMEAI_ENGINE_THREADS"),
         ("--max-message-bytes", "GAMEAI_MAX_MESSAGE_BYTES"),
         ("--request-budget-ms", "GAMEAI_REQUEST_BUDGET_MS"),
         ("--default-budget-ms", "GAMEAI_DEFAULT_BUDGET_MS"),
@@ -95,6 +98,7 @@ fn help_documents_every_flag_and_its_environment_variable() {
             "--max-connection-age-secs",
             "GAMEAI_MAX_CONNECTION_AGE_SECS",
         ),
+        ("--engine-memory-mb", "GAMEAI_ENGINE_MEMORY_MB"),
     ] {
         assert!(help.contains(flag), "{flag} missing from --help");
         assert!(

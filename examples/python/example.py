@@ -78,7 +78,7 @@ def main() -> int:
     parser.add_argument("--addr", default="127.0.0.1:50051", help="gameai gRPC address")
     args = parser.parse_args()
     failed = 0
-    with grpc.insecure_channel(args.addr) as channel:
+    with gameai_client.channel(args.addr) as channel:
         stub = rpc.DouDizhuServiceStub(channel)
         for call in (list_plays, suggest_play, suggest_bid):
             try:

@@ -12,6 +12,13 @@ Usage as a library (this is what ``example.py`` and ``tools/arena/arena.py`` do)
     stub = rpc.DouDizhuServiceStub(channel)
     reply = stub.ListDouDizhuPlays(pb.ListDouDizhuPlaysRequest(hand="3345"), timeout=5)
 
+Channels: ``gameai_client.channel(addr)`` opens one with the gRPC service config of
+``examples/service_config.json``, which retries a call that failed UNAVAILABLE (the
+connection closed under it: a pod going away, a connection aged out by the server's
+``--max-connection-age-secs``) up to 3 attempts with backoff. Every gameai RPC is a pure
+function of its request, so a retry is always safe. Open one channel per process and
+keep it: it reconnects by itself.
+
 Usage as a script: ``python examples/python/gameai_client.py`` (re)generates the stubs and
 prints where they went.
 
@@ -21,6 +28,7 @@ Requires the packages in ``tools/arena/requirements.txt`` (grpcio, grpcio-tools,
 from __future__ import annotations
 
 import importlib
+import json
 import pathlib
 import sys
 
@@ -28,6 +36,24 @@ HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 PROTO_ROOT = REPO / "proto"
 GENERATED = HERE / "generated"
+SERVICE_CONFIG = HERE.parent / "service_config.json"
+
+
+def channel(addr: str, retries: bool = True, options=()):
+    """An insecure channel to ``addr`` (``host:port``) with the retry policy of
+    ``examples/service_config.json`` (``retries=False``: none, every failure is seen).
+
+    ``options`` are further grpcio channel options, e.g. ``("grpc.lb_policy_name",
+    "round_robin")`` with a ``dns:///`` target listing every replica.
+    """
+    import grpc  # imported here: generating the stubs does not need it
+
+    if retries:
+        config = json.dumps(json.loads(SERVICE_CONFIG.read_text()))
+        opts = [("grpc.service_config", config), ("grpc.enable_retries", 1)]
+    else:
+        opts = [("grpc.enable_retries", 0)]
+    return grpc.insecure_channel(addr, options=opts + list(options))
 
 
 def _proto_files() -> list[pathlib.Path]:

@@ -1,15 +1,26 @@
 //! `gameai.v1.GomokuService`: translation between the proto messages and the gomoku
-//! engine (`crate::gomoku`).
+//! engine (`crate::gomoku`), and validation of the request.
 //!
-//! Until the engine is wired in, every method answers `UNIMPLEMENTED` naming the
-//! missing capability.
+//! Bad input is INVALID_ARGUMENT naming the field: `rule` (unknown value),
+//! `position.size` (outside 5..22), `position` (both a move sequence and stone lists;
+//! stone counts that fit neither side to move; a finished game asked for a move),
+//! `position.moves` (notation, a point off the board or taken twice, a move after the
+//! game ended), `position.black[i]` / `position.white[i]` (notation, off the board,
+//! taken twice), `position.to_move` (stone counts that cannot occur with it).
+
+use std::time::Instant;
 
 use tonic::{Request, Response, Status};
 
-use super::error::unimplemented;
+use super::error::invalid_argument;
+use super::{run_blocking, work_deadline};
+use crate::gomoku::analysis::{self, ThreatKind};
+use crate::gomoku::point::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, parse_sequence};
+use crate::gomoku::search::{Limits, Searcher};
+use crate::gomoku::{Board, Color, ForbiddenKind, GomokuError, Point, Rule};
 use crate::proto::gomoku_service_server::GomokuService;
 use crate::proto::{
-    AnalyzeGomokuPositionRequest, AnalyzeGomokuPositionResponse, SuggestGomokuMoveRequest,
+    self, AnalyzeGomokuPositionRequest, AnalyzeGomokuPositionResponse, SuggestGomokuMoveRequest,
     SuggestGomokuMoveResponse,
 };
 
@@ -23,31 +34,262 @@ impl GomokuService for GomokuApi {
         &self,
         request: Request<SuggestGomokuMoveRequest>,
     ) -> Result<Response<SuggestGomokuMoveResponse>, Status> {
-        suggest_move(request)
+        suggest_move(request).await
     }
 
     async fn analyze_gomoku_position(
         &self,
         request: Request<AnalyzeGomokuPositionRequest>,
     ) -> Result<Response<AnalyzeGomokuPositionResponse>, Status> {
-        analyze_position(request)
+        analyze_position(request).await
     }
 }
 
-fn suggest_move(
-    _request: Request<SuggestGomokuMoveRequest>,
-) -> Result<Response<SuggestGomokuMoveResponse>, Status> {
-    Err(unimplemented(
-        "SuggestGomokuMove",
-        "the gomoku search engine",
-    ))
+/// Transposition-table bytes a search of `budget_ms` may ask for: 16 KiB per
+/// millisecond (about twice what the search fills at its measured speed), between
+/// 1 MiB and 64 MiB. The engine memory budget may grant less.
+pub fn table_bytes_for(budget_ms: u128) -> usize {
+    (budget_ms as usize)
+        .saturating_mul(16 << 10)
+        .clamp(1 << 20, 64 << 20)
 }
 
-fn analyze_position(
-    _request: Request<AnalyzeGomokuPositionRequest>,
+async fn suggest_move(
+    request: Request<SuggestGomokuMoveRequest>,
+) -> Result<Response<SuggestGomokuMoveResponse>, Status> {
+    let started = Instant::now();
+    let deadline = work_deadline(&request, request.get_ref().budget_ms);
+    let req = request.into_inner();
+    let rule = rule_from_proto(req.rule)?;
+    let mut board = position_from_proto(req.position.as_ref(), rule)?;
+    if let Some(winner) = board.winner() {
+        let why = match board.forbidden_move() {
+            Some((p, kind)) => {
+                format!("black's {p} was a forbidden move ({kind}); {winner} has won")
+            }
+            None => format!("{winner} has a five"),
+        };
+        return Err(invalid_argument("position", GomokuError::GameOver(why)));
+    }
+    let budget = deadline.saturating_duration_since(started);
+    let bytes = table_bytes_for(budget.as_millis());
+    let result = run_blocking(move || {
+        let mut searcher = Searcher::new(bytes);
+        searcher.search(&mut board, &Limits::until(deadline))
+    })
+    .await?
+    .map_err(|e| invalid_argument("position", e))?;
+    let wanted = if req.alternatives == 0 {
+        5
+    } else {
+        req.alternatives as usize
+    };
+    let mut alternatives: Vec<proto::ScoredPoint> = result
+        .root_moves
+        .iter()
+        .take(wanted)
+        .map(|&(p, s)| proto::ScoredPoint {
+            point: p.to_string(),
+            score: f64::from(if p == result.best { result.score } else { s }),
+            exact: p == result.best,
+        })
+        .collect();
+    if alternatives.is_empty() {
+        alternatives.push(proto::ScoredPoint {
+            point: result.best.to_string(),
+            score: f64::from(result.score),
+            exact: true,
+        });
+    }
+    let names = |v: &[Point]| v.iter().map(Point::to_string).collect::<Vec<_>>();
+    let pv = names(&result.pv);
+    Ok(Response::new(SuggestGomokuMoveResponse {
+        point: result.best.to_string(),
+        alternatives,
+        winning_line: if result.forced_win_in.is_some() {
+            pv.clone()
+        } else {
+            Vec::new()
+        },
+        reason: result.reason.describe().to_string(),
+        stats: Some(proto::ComputeStats {
+            elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+            nodes: result.nodes,
+            exact: result.exact,
+            budget_ms: budget.as_millis().min(u128::from(u32::MAX)) as u32,
+        }),
+        score: result.score,
+        principal_variation: pv,
+        forced_win_in: result.forced_win_in.unwrap_or(0),
+        forced_loss_in: result.forced_loss_in.unwrap_or(0),
+        depth: result.depth,
+        seldepth: result.seldepth,
+        hash_bytes: result.hash_bytes as u64,
+    }))
+}
+
+async fn analyze_position(
+    request: Request<AnalyzeGomokuPositionRequest>,
 ) -> Result<Response<AnalyzeGomokuPositionResponse>, Status> {
-    Err(unimplemented(
-        "AnalyzeGomokuPosition",
-        "the gomoku rules engine (winner, renju forbidden points)",
-    ))
+    let req = request.into_inner();
+    let rule = rule_from_proto(req.rule)?;
+    let mut board = position_from_proto(req.position.as_ref(), rule)?;
+    let to_move = board.to_move();
+    // Forbidden-point checks are recursive: off the async threads.
+    let a = run_blocking(move || analysis::analyze(&mut board)).await?;
+    let names = |v: &[Point]| v.iter().map(Point::to_string).collect::<Vec<_>>();
+    let threats = |list: &[analysis::Threat]| {
+        list.iter()
+            .map(|t| proto::GomokuThreat {
+                kind: match t.kind {
+                    ThreatKind::Four => proto::GomokuThreatKind::Four,
+                    ThreatKind::StraightFour => proto::GomokuThreatKind::StraightFour,
+                    ThreatKind::OpenThree => proto::GomokuThreatKind::OpenThree,
+                } as i32,
+                stones: names(&t.stones),
+                points: names(&t.points),
+            })
+            .collect()
+    };
+    Ok(Response::new(AnalyzeGomokuPositionResponse {
+        winner: a.winner.map_or(proto::Stone::Unspecified, stone_to_proto) as i32,
+        to_move: stone_to_proto(to_move) as i32,
+        forbidden: a
+            .forbidden
+            .iter()
+            .map(|&(p, k)| forbidden_point(p, k))
+            .collect(),
+        winning_line: names(&a.winning_line),
+        board_full: a.board_full,
+        losing_forbidden_move: a.losing_forbidden_move.map(|(p, k)| forbidden_point(p, k)),
+        black_threats: threats(&a.threats[0]),
+        white_threats: threats(&a.threats[1]),
+    }))
+}
+
+fn forbidden_point(p: Point, k: ForbiddenKind) -> proto::ForbiddenPoint {
+    proto::ForbiddenPoint {
+        point: p.to_string(),
+        kind: match k {
+            ForbiddenKind::DoubleThree => proto::ForbiddenKind::DoubleThree,
+            ForbiddenKind::DoubleFour => proto::ForbiddenKind::DoubleFour,
+            ForbiddenKind::Overline => proto::ForbiddenKind::Overline,
+        } as i32,
+    }
+}
+
+fn stone_to_proto(c: Color) -> proto::Stone {
+    match c {
+        Color::Black => proto::Stone::Black,
+        Color::White => proto::Stone::White,
+    }
+}
+
+/// The rule of a request; `GOMOKU_RULE_UNSPECIFIED` is FREESTYLE.
+pub fn rule_from_proto(value: i32) -> Result<Rule, Status> {
+    match proto::GomokuRule::try_from(value) {
+        Ok(proto::GomokuRule::Unspecified | proto::GomokuRule::Freestyle) => Ok(Rule::Freestyle),
+        Ok(proto::GomokuRule::Standard) => Ok(Rule::Standard),
+        Ok(proto::GomokuRule::Renju) => Ok(Rule::Renju),
+        Err(_) => Err(invalid_argument(
+            "rule",
+            format!("{value} is not a GomokuRule value"),
+        )),
+    }
+}
+
+/// The validated position of a request (see the module docs for the faults).
+pub fn position_from_proto(
+    pos: Option<&proto::GomokuPosition>,
+    rule: Rule,
+) -> Result<Board, Status> {
+    let default = proto::GomokuPosition::default();
+    let pos = pos.unwrap_or(&default);
+    let size = match pos.size {
+        0 => DEFAULT_SIZE,
+        s if (MIN_SIZE as u32..=MAX_SIZE as u32).contains(&s) => s as usize,
+        s => {
+            return Err(invalid_argument(
+                "position.size",
+                GomokuError::BadSize(s as usize),
+            ));
+        }
+    };
+    let to_move = match proto::Stone::try_from(pos.to_move) {
+        Ok(proto::Stone::Unspecified) => None,
+        Ok(proto::Stone::Black) => Some(Color::Black),
+        Ok(proto::Stone::White) => Some(Color::White),
+        Err(_) => {
+            return Err(invalid_argument(
+                "position.to_move",
+                format!("{} is not a Stone value", pos.to_move),
+            ));
+        }
+    };
+    if !pos.moves.trim().is_empty() {
+        if !pos.black.is_empty() || !pos.white.is_empty() {
+            return Err(invalid_argument(
+                "position",
+                "give either moves or black and white point lists, not both",
+            ));
+        }
+        let moves =
+            parse_sequence(&pos.moves).map_err(|e| invalid_argument("position.moves", e))?;
+        let board = Board::from_moves(size, rule, &moves)
+            .map_err(|e| invalid_argument("position.moves", e))?;
+        if let Some(side) = to_move
+            && side != board.to_move()
+        {
+            return Err(invalid_argument(
+                "position.to_move",
+                format!(
+                    "{} moves leave {} to move, not {side}",
+                    moves.len(),
+                    board.to_move()
+                ),
+            ));
+        }
+        return Ok(board);
+    }
+    let list =
+        |field: &str, items: &[String], seen: &mut Vec<Point>| -> Result<Vec<Point>, Status> {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, text) in items.iter().enumerate() {
+                let name = format!("position.{field}[{i}]");
+                let p =
+                    Point::parse_on(text.trim(), size).map_err(|e| invalid_argument(&name, e))?;
+                if seen.contains(&p) {
+                    return Err(invalid_argument(&name, GomokuError::Taken(p.to_string())));
+                }
+                seen.push(p);
+                out.push(p);
+            }
+            Ok(out)
+        };
+    let mut seen = Vec::new();
+    let black = list("black", &pos.black, &mut seen)?;
+    let white = list("white", &pos.white, &mut seen)?;
+    let side = match to_move {
+        Some(side) => side,
+        None if black.len() == white.len() => Color::Black,
+        None if black.len() == white.len() + 1 => Color::White,
+        None => {
+            return Err(invalid_argument(
+                "position",
+                format!(
+                    "{} black and {} white stones cannot occur with either side to move \
+                     (black has as many stones as white, or one more)",
+                    black.len(),
+                    white.len()
+                ),
+            ));
+        }
+    };
+    Board::from_stones(size, rule, &black, &white, side).map_err(|e| {
+        let field = match e {
+            GomokuError::StoneCounts { .. } => "position.to_move",
+            _ => "position",
+        };
+        invalid_argument(field, e)
+    })
 }

@@ -8,8 +8,11 @@
 
 pub mod doudizhu;
 pub mod error;
+pub mod executor;
 pub mod gomoku;
 pub mod mahjong;
+
+pub use executor::run_blocking;
 
 use std::time::{Duration, Instant};
 
@@ -89,21 +92,6 @@ pub fn parse_grpc_timeout(value: &str) -> Option<Duration> {
         "n" => Duration::from_nanos(n),
         _ => return None,
     })
-}
-
-/// Runs CPU-heavy engine work on tokio's blocking pool and awaits it.
-///
-/// A panic inside `work` becomes `INTERNAL` (the process keeps serving). If the RPC
-/// is dropped (deadline, cancellation) the work still runs to its end, so `work` must
-/// itself stop by the deadline it was given (see [`work_deadline`]).
-pub async fn run_blocking<T, F>(work: F) -> Result<T, tonic::Status>
-where
-    F: FnOnce() -> T + Send + 'static,
-    T: Send + 'static,
-{
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| error::internal(format!("engine task failed: {e}")))
 }
 
 #[cfg(test)]
@@ -200,14 +188,5 @@ mod tests {
         assert_eq!(parse_grpc_timeout("m"), None);
         assert_eq!(parse_grpc_timeout("-1S"), None);
         assert_eq!(parse_grpc_timeout("10x"), None);
-    }
-
-    #[tokio::test]
-    async fn run_blocking_turns_a_panic_into_internal() {
-        let status = run_blocking(|| -> u32 { panic!("boom") })
-            .await
-            .unwrap_err();
-        assert_eq!(status.code(), tonic::Code::Internal);
-        assert_eq!(run_blocking(|| 7).await.unwrap(), 7);
     }
 }

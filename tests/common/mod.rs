@@ -112,18 +112,24 @@ pub async fn health(channel: &Channel, service: &str) -> Result<ServingStatus, t
     Ok(response.into_inner().status())
 }
 
-/// Polls health until `service` is SERVING; panics after 10 s.
+/// Polls health until `service` is SERVING; panics after 60 s. (Building the mahjong
+/// tables takes a few seconds in a debug build, and several times that on a loaded
+/// shared machine: 10 s was not enough there.) The pause between polls doubles from
+/// 20 ms to 500 ms, so that a server whose stderr is a pipe nobody reads yet
+/// (`BinaryServer`) is not made to write one log line per poll for a minute.
 pub async fn wait_serving(channel: &Channel, service: &str) {
     let began = Instant::now();
+    let mut pause = Duration::from_millis(20);
     loop {
         if let Ok(ServingStatus::Serving) = health(channel, service).await {
             return;
         }
         assert!(
-            began.elapsed() < Duration::from_secs(10),
-            "{service:?} not SERVING after 10 s"
+            began.elapsed() < Duration::from_secs(60),
+            "{service:?} not SERVING after 60 s"
         );
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(Duration::from_millis(500));
     }
 }
 
@@ -248,6 +254,18 @@ impl BinaryServer {
         }
     }
 
+    /// Reads the child's stderr as it comes, on a thread, so that the pipe never fills;
+    /// the thread returns everything read once the child has exited. (Then
+    /// [`BinaryServer::stderr`] returns nothing.)
+    pub fn read_stderr_continuously(&mut self) -> std::thread::JoinHandle<String> {
+        let mut err = self.child.stderr.take().expect("stderr not taken yet");
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = std::io::Read::read_to_string(&mut err, &mut text);
+            text
+        })
+    }
+
     /// Everything the child wrote to stderr (call after it exited).
     pub fn stderr(&mut self) -> String {
         let mut text = String::new();
@@ -302,4 +320,17 @@ pub fn assert_invalid_argument(status: &tonic::Status, field: &str, reason: &str
         .expect("BadRequest details");
     assert_eq!(bad.field_violations.len(), 1, "{bad:?}");
     assert_eq!(bad.field_violations[0].field, field);
+}
+
+/// True when tonic failed a call that never left the client: hyper cancels the
+/// requests still queued for a connection that closes (after its GOAWAY, at an age
+/// limit or a drain). gRPC's C core and grpc-go retry such calls transparently; tonic
+/// 0.14 does not, so its callers must. The server never saw the call.
+pub fn never_sent(status: &tonic::Status) -> bool {
+    let transport =
+        std::error::Error::source(status).and_then(|e| e.downcast_ref::<tonic::transport::Error>());
+    let hyper = transport
+        .and_then(std::error::Error::source)
+        .and_then(|e| e.downcast_ref::<hyper::Error>());
+    status.code() == tonic::Code::Cancelled && hyper.is_some_and(hyper::Error::is_canceled)
 }

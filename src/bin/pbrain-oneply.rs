@@ -1,0 +1,23 @@
+//! `pbrain-oneply`: seed 002's one-ply "most valuable point" player over the Gomocup
+//! (Piskvork) protocol on stdin / stdout, the test opponent of the match harness
+//! (`tools/gomocup/`). See `gameai::gomocup::oneply` for the algorithm.
+
+use std::io;
+use std::process::ExitCode;
+
+use gameai::gomocup::{driver, oneply::OnePly};
+
+fn main() -> ExitCode {
+    match driver::run(
+        OnePly,
+        io::stdin(),
+        io::stdout().lock(),
+        Some(driver::END_GRACE),
+    ) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("pbrain-oneply: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

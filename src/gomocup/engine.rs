@@ -1,0 +1,251 @@
+//! The engine of `src/gomoku/` behind the protocol: [`EnginePlayer`], the player of
+//! `pbrain-gameai`.
+//!
+//! Each move builds the engine's [`Board`] from the request's stones and runs the
+//! engine's [`Searcher`] until the request's deadline. The searcher (its transposition
+//! table) is made when the game starts (`START` / `RESTART`, outside the turn's time),
+//! kept for the whole game, cleared for the next, and rebuilt when `INFO max_memory`
+//! changes its size: `max_memory` less the process's share, at most
+//! [`MAX_SEARCH_BYTES`]. Its memory is drawn from the process-wide engine budget, whose
+//! limit is set to the same figure.
+//!
+//! Every answer carries one `MESSAGE` line with what the search found: how (the
+//! engine's reason), depth, score (or the proven win / loss), nodes, time, nodes per
+//! second and the principal variation in the project's notation.
+//!
+//! Coordinates: protocol `X,Y` has Y counted from the top, the engine's [`Point`] from
+//! the bottom, so on an N x N board protocol `(x, y)` is `Point::new(x, N - 1 - y)`
+//! (on 15x15, `7,7` is `h8`, `0,0` is `a15`).
+
+use crate::gomoku::search::{Limits, SearchResult, Searcher};
+use crate::gomoku::{Board, Color, GomokuError, Point, Rule as EngineRule};
+use crate::memory_budget::MemoryBudget;
+
+use super::command::ProtocolPoint;
+use super::game::{Colour, Rule};
+use super::player::{Choice, Player, ThinkRequest};
+
+/// Most memory the searcher takes, whatever `max_memory` allows: 64 MiB. At the time
+/// controls of tournaments (a second or a few per move, some 10^5..10^6 nodes a second)
+/// a larger table holds nothing more of use, and its allocation and clearing, which grow
+/// with its size, would eat into the first move's time.
+pub const MAX_SEARCH_BYTES: usize = 64 << 20;
+
+/// The engine as a protocol player (see the [module docs](self)).
+pub struct EnginePlayer {
+    searcher: Option<(usize, Searcher)>,
+    quiet: bool,
+}
+
+impl EnginePlayer {
+    /// A player; `quiet` leaves out the `MESSAGE` line of each move.
+    pub fn new(quiet: bool) -> EnginePlayer {
+        EnginePlayer {
+            searcher: None,
+            quiet,
+        }
+    }
+
+    /// The searcher for `bytes` of memory, made (or remade) when the size changes.
+    fn searcher(&mut self, bytes: usize) -> &mut Searcher {
+        if self
+            .searcher
+            .as_ref()
+            .is_none_or(|(size, _)| *size != bytes)
+        {
+            // Give back the old tables before reserving the new ones.
+            self.searcher = None;
+            MemoryBudget::global().set_limit(bytes);
+            self.searcher = Some((bytes, Searcher::new(bytes)));
+        }
+        &mut self.searcher.as_mut().expect("just made").1
+    }
+}
+
+impl Player for EnginePlayer {
+    fn about(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("name", "gameai".into()),
+            ("version", env!("CARGO_PKG_VERSION").into()),
+            ("author", "gameai developers".into()),
+            ("country", "-".into()),
+        ]
+    }
+
+    fn check_size(&self, size: u32) -> Result<(), String> {
+        Board::new(size as usize, EngineRule::Freestyle)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn new_game(&mut self) {
+        if let Some((_, searcher)) = &mut self.searcher {
+            searcher.clear();
+        }
+    }
+
+    fn prepare(&mut self, memory_bytes: Option<usize>) {
+        self.searcher(search_bytes(memory_bytes));
+    }
+
+    fn choose(&mut self, request: &ThinkRequest<'_>) -> Result<Choice, String> {
+        let mut board = board_for(request).map_err(|e| e.to_string())?;
+        let bytes = search_bytes(request.memory_bytes);
+        let limits = Limits::until(request.deadline);
+        let result = self
+            .searcher(bytes)
+            .search(&mut board, &limits)
+            .map_err(|e| e.to_string())?;
+        let point = to_protocol(result.best, request.size);
+        let messages = if self.quiet {
+            Vec::new()
+        } else {
+            vec![describe(&result)]
+        };
+        Ok(Choice { point, messages })
+    }
+}
+
+/// The searcher's size for a memory limit (`None`: none given): at most
+/// [`MAX_SEARCH_BYTES`].
+pub fn search_bytes(memory_bytes: Option<usize>) -> usize {
+    memory_bytes
+        .unwrap_or(MAX_SEARCH_BYTES)
+        .min(MAX_SEARCH_BYTES)
+}
+
+/// The `MESSAGE` line of a search: `reason; depth D (seldepth S) score X | win in N |
+/// loss in N; nodes N time T ms nps R; pv ...`.
+pub fn describe(result: &SearchResult) -> String {
+    let ms = result.elapsed.as_secs_f64() * 1e3;
+    let nps = if ms > 0.0 {
+        result.nodes as f64 / ms * 1e3
+    } else {
+        0.0
+    };
+    let score = match (result.forced_win_in, result.forced_loss_in) {
+        (Some(n), _) => format!("win in {n}"),
+        (None, Some(n)) => format!("loss in {n}"),
+        _ => format!("score {:+}", result.score),
+    };
+    let pv: Vec<String> = result.pv.iter().map(ToString::to_string).collect();
+    format!(
+        "{}; depth {} (seldepth {}) {score}; nodes {} time {:.0} ms nps {:.0}; pv {}",
+        result.reason.describe(),
+        result.depth,
+        result.seldepth,
+        result.nodes,
+        ms,
+        nps,
+        pv.join(" ")
+    )
+}
+
+/// Protocol point -> engine point on a `size` board (the caller checked it is on it).
+pub fn to_engine(point: ProtocolPoint, size: u32) -> Point {
+    Point::new(point.x as u8, (size - 1 - point.y) as u8)
+}
+
+/// Engine point -> protocol point on a `size` board.
+pub fn to_protocol(point: Point, size: u32) -> ProtocolPoint {
+    ProtocolPoint {
+        x: u32::from(point.x),
+        y: size - 1 - u32::from(point.y),
+    }
+}
+
+/// The engine's rule for the protocol's.
+pub fn engine_rule(rule: Rule) -> EngineRule {
+    match rule {
+        Rule::Freestyle => EngineRule::Freestyle,
+        Rule::Standard => EngineRule::Standard,
+        Rule::Renju => EngineRule::Renju,
+    }
+}
+
+/// The engine's colour for the protocol's.
+pub fn engine_colour(colour: Colour) -> Color {
+    match colour {
+        Colour::Black => Color::Black,
+        Colour::White => Color::White,
+    }
+}
+
+/// The engine's board for a request: its stones (any order), rule and side to move.
+/// Errors are the engine's (a game already over, stone counts, ...).
+pub fn board_for(request: &ThinkRequest<'_>) -> Result<Board, GomokuError> {
+    let mut black = Vec::new();
+    let mut white = Vec::new();
+    for stone in request.stones {
+        let point = to_engine(stone.point, request.size);
+        match stone.colour {
+            Colour::Black => black.push(point),
+            Colour::White => white.push(point),
+        }
+    }
+    Board::from_stones(
+        request.size as usize,
+        engine_rule(request.rule),
+        &black,
+        &white,
+        engine_colour(request.to_move),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gomocup::game::Stone;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn protocol_rows_count_from_the_top_engine_rows_from_the_bottom() {
+        // DESIGN.md: h8 is the centre of 15x15, a1 the lower-left corner.
+        assert_eq!(
+            to_engine(ProtocolPoint { x: 7, y: 7 }, 15).to_string(),
+            "h8"
+        );
+        assert_eq!(
+            to_engine(ProtocolPoint { x: 0, y: 0 }, 15).to_string(),
+            "a15"
+        );
+        assert_eq!(
+            to_engine(ProtocolPoint { x: 0, y: 19 }, 20).to_string(),
+            "a1"
+        );
+        assert_eq!(
+            to_engine(ProtocolPoint { x: 21, y: 0 }, 22).to_string(),
+            "v22"
+        );
+        for size in [5, 15, 20, 22] {
+            for x in 0..size {
+                for y in 0..size {
+                    let p = ProtocolPoint { x, y };
+                    assert_eq!(to_protocol(to_engine(p, size), size), p);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_board_has_the_requests_stones_rule_and_side() {
+        let stones = [
+            Stone {
+                point: ProtocolPoint { x: 7, y: 7 },
+                colour: Colour::Black,
+            },
+            Stone {
+                point: ProtocolPoint { x: 8, y: 6 },
+                colour: Colour::White,
+            },
+        ];
+        let stop = AtomicBool::new(false);
+        let request = ThinkRequest::immediate(15, Rule::Renju, &stones, Colour::Black, &stop);
+        let board = board_for(&request).unwrap();
+        assert_eq!(board.rule(), EngineRule::Renju);
+        assert_eq!(board.to_move(), Color::Black);
+        assert_eq!(board.stone("h8".parse().unwrap()), Some(Color::Black));
+        assert_eq!(board.stone("i9".parse().unwrap()), Some(Color::White));
+        assert_eq!(board.stone_count(), 2);
+    }
+}

@@ -1,0 +1,214 @@
+//! The engine executor: where CPU-bound engine work runs, and how much of it at once.
+//!
+//! # Model
+//!
+//! - Engine work (a search, a DP, a move generation) runs on tokio's blocking threads,
+//!   never on the runtime's workers, which serve the network, health and metrics.
+//! - At most [`engine_threads`] pieces of engine work run at once (the `--engine-threads`
+//!   flag; by default the cores the process may use). A call beyond that waits, without
+//!   a thread, for a slot; the time it waits counts against its own work deadline (the
+//!   engines stop at [`super::work_deadline`] whenever they started, so a call that
+//!   waited long answers with a cheaper, honestly labelled answer rather than late).
+//!   Without this bound, 64 concurrent searches on 64 blocking threads took the CPU
+//!   from the two runtime workers: health checks took 2.5 s and nothing was shed
+//!   (BENCHMARKS.md, "Overload").
+//! - Each blocking thread that runs engine work lowers its own scheduling priority once
+//!   (Linux: nice [`ENGINE_NICE`], per thread), so that when the cores are saturated the
+//!   runtime workers still get them first: answers go out and health stays prompt.
+//! - The server's in-flight limit (`--max-inflight`, by default
+//!   [`default_max_inflight`] = [`INFLIGHT_PER_ENGINE_THREAD`] per engine thread) bounds
+//!   the queue: beyond it calls are shed with `RESOURCE_EXHAUSTED` at once.
+//!
+//! Gauges: `gameai_engine_calls_running` and `gameai_engine_calls_waiting`.
+
+use std::cell::Cell;
+use std::sync::OnceLock;
+
+use tokio::sync::Semaphore;
+
+use super::error;
+
+/// Nice value of the threads that run engine work (0 is the default, 19 the lowest
+/// priority): the runtime workers, at 0, get about three times their CPU share.
+pub const ENGINE_NICE: i32 = 5;
+
+/// Calls admitted per engine thread by the default in-flight limit: one running and
+/// three waiting, so that a queued call waits at most about three engine calls.
+pub const INFLIGHT_PER_ENGINE_THREAD: usize = 4;
+
+static SLOTS: OnceLock<(usize, Semaphore)> = OnceLock::new();
+
+/// The cores this process may use (`std::thread::available_parallelism`; 1 if unknown).
+/// In a container without a CPU limit this is the node's cores: set `--engine-threads`
+/// to the pod's CPU request there.
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// The default `--max-inflight`: [`INFLIGHT_PER_ENGINE_THREAD`] per engine thread.
+pub fn default_max_inflight(engine_threads: usize) -> usize {
+    engine_threads.max(1) * INFLIGHT_PER_ENGINE_THREAD
+}
+
+/// Sets the number of engine threads (0 = [`available_cores`]). The first call wins
+/// (the process has one executor; tests that start several servers share it); later
+/// calls return the number already in force.
+pub fn configure(threads: usize) -> usize {
+    slots_with(threads).0
+}
+
+/// The number of engine calls that may run at once.
+pub fn engine_threads() -> usize {
+    slots_with(0).0
+}
+
+fn slots_with(threads: usize) -> &'static (usize, Semaphore) {
+    SLOTS.get_or_init(|| {
+        let n = if threads == 0 {
+            available_cores()
+        } else {
+            threads
+        };
+        (n, Semaphore::new(n))
+    })
+}
+
+/// Runs CPU-heavy engine work on a blocking thread once an engine slot is free, and
+/// awaits it.
+///
+/// A panic inside `work` becomes `INTERNAL` (the process keeps serving). If the RPC
+/// is dropped (deadline, cancellation) while waiting for a slot, the work never starts;
+/// once started it runs to its end (holding its slot, since it holds a core), so `work`
+/// must itself stop by the deadline it was given (see [`super::work_deadline`]). While
+/// it runs, the call's fixed overhead ([`crate::memory_budget::CALL_OVERHEAD_BYTES`]) is
+/// charged to the engine memory budget, so that RSS stays within idle + budget however
+/// many calls run at once.
+pub async fn run_blocking<T, F>(work: F) -> Result<T, tonic::Status>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    use crate::memory_budget::{CALL_OVERHEAD_BYTES, MemoryBudget};
+    use crate::telemetry::{ENGINE_CALLS_RUNNING, ENGINE_CALLS_WAITING};
+    let waiting = GaugeGuard::new(ENGINE_CALLS_WAITING);
+    let permit = slots_with(0)
+        .1
+        .acquire()
+        .await
+        .map_err(|_| error::internal("the engine executor is closed"))?;
+    drop(waiting);
+    let running = GaugeGuard::new(ENGINE_CALLS_RUNNING);
+    tokio::task::spawn_blocking(move || {
+        let _slot = permit;
+        let _running = running;
+        lower_this_threads_priority();
+        let _overhead = MemoryBudget::global().charge(CALL_OVERHEAD_BYTES);
+        work()
+    })
+    .await
+    .map_err(|e| error::internal(format!("engine task failed: {e}")))
+}
+
+/// Adds 1 to a gauge for as long as it lives.
+struct GaugeGuard(&'static str);
+
+impl GaugeGuard {
+    fn new(name: &'static str) -> GaugeGuard {
+        metrics::gauge!(name).increment(1.0);
+        GaugeGuard(name)
+    }
+}
+
+impl Drop for GaugeGuard {
+    fn drop(&mut self) {
+        metrics::gauge!(self.0).decrement(1.0);
+    }
+}
+
+thread_local! {
+    static PRIORITY_LOWERED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Sets this thread's nice value to [`ENGINE_NICE`], once per thread. Linux only (where
+/// `setpriority(PRIO_PROCESS, tid)` applies to one thread); elsewhere nothing.
+fn lower_this_threads_priority() {
+    if PRIORITY_LOWERED.with(|done| done.replace(true)) {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: gettid has no preconditions; setpriority only changes this thread's
+        // nice value and reports failure (e.g. not permitted) by its return value,
+        // which is ignored: the priority is an optimisation.
+        unsafe {
+            let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+            libc::setpriority(libc::PRIO_PROCESS, tid, ENGINE_NICE);
+        }
+    }
+}
+
+/// The nice value of the calling thread (Linux), for tests.
+#[cfg(all(test, target_os = "linux"))]
+fn this_threads_nice() -> i32 {
+    // SAFETY: as above; getpriority returns the nice value (errno is not checked: the
+    // values tested here are never -1).
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::getpriority(libc::PRIO_PROCESS, tid)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    #[tokio::test]
+    async fn a_panic_becomes_internal() {
+        let status = run_blocking(|| -> u32 { panic!("boom") })
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), tonic::Code::Internal);
+        assert_eq!(run_blocking(|| 7).await.unwrap(), 7);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn at_most_engine_threads_run_at_once_and_at_lower_priority() {
+        let limit = engine_threads();
+        let running = Arc::new(AtomicUsize::new(0));
+        let most = Arc::new(AtomicUsize::new(0));
+        let calls: Vec<_> = (0..3 * limit + 2)
+            .map(|_| {
+                let (running, most) = (running.clone(), most.clone());
+                tokio::spawn(run_blocking(move || {
+                    let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(now, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(20));
+                    running.fetch_sub(1, Ordering::SeqCst);
+                    #[cfg(target_os = "linux")]
+                    return this_threads_nice();
+                    #[cfg(not(target_os = "linux"))]
+                    return ENGINE_NICE;
+                }))
+            })
+            .collect();
+        for call in calls {
+            assert_eq!(call.await.unwrap().unwrap(), ENGINE_NICE);
+        }
+        let most = most.load(Ordering::SeqCst);
+        assert!(
+            most <= limit,
+            "{most} ran at once with {limit} engine threads"
+        );
+        assert!(most >= 1);
+    }
+
+    #[test]
+    fn the_default_inflight_limit_follows_the_engine_threads() {
+        assert_eq!(default_max_inflight(2), 8);
+        assert_eq!(default_max_inflight(0), INFLIGHT_PER_ENGINE_THREAD);
+        assert!(available_cores() >= 1);
+    }
+}
