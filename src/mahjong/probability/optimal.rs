@@ -132,7 +132,7 @@ impl OptimalSolver {
         if self.nodes > self.node_limit {
             return Err(Stopped::StateLimit(self.node_limit));
         }
-        if self.nodes % 256 == 1
+        if self.nodes % 16 == 1
             && let Some(d) = self.deadline
             && Instant::now() >= d
         {

@@ -383,18 +383,25 @@ impl Planner {
         }
     }
 
+    /// Counts a state; stops at the state limit, and at the deadline (read every 16th
+    /// state: a state with changes is checked again per change kind).
     fn tick(&mut self) -> PlanResult<()> {
         self.ticks += 1;
         if self.memo13.len() + self.memo14.len() >= self.state_limit {
             return Err(Stopped::StateLimit(self.state_limit));
         }
-        if self.ticks % 256 == 1
-            && let Some(d) = self.deadline
-            && Instant::now() >= d
-        {
-            return Err(Stopped::Deadline);
+        if self.ticks % 16 == 1 {
+            self.check_clock()?;
         }
         Ok(())
+    }
+
+    /// [`Stopped::Deadline`] once the deadline has passed.
+    fn check_clock(&self) -> PlanResult<()> {
+        match self.deadline {
+            Some(d) if Instant::now() >= d => Err(Stopped::Deadline),
+            _ => Ok(()),
+        }
     }
 
     /// Room for one more state of either kind and `edges` more edges / targets.
@@ -524,6 +531,8 @@ impl Planner {
                 if left <= 0 || h[m] >= 4 || useful_mask & (1 << m) != 0 {
                     continue;
                 }
+                // Weighing one drawn kind's changes is up to 14 * 34 shanten evaluations.
+                self.check_clock()?;
                 h[m] += 1;
                 let disc = self.eval.shanten_after_each_discard(h);
                 // (discard, its shanten, useful copies) of the best exchange and break.

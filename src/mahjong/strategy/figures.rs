@@ -64,10 +64,19 @@ fn path_rng(seed: u64, i: u64) -> SmallRng {
 /// Simulation targets: stop a candidate's simulation at this standard error of the win
 /// probability, after at least [`MIN_PATHS`] and at most `max` paths.
 pub const TARGET_STDERR: f64 = 0.002;
-/// Fewest paths of a simulated figure.
+/// Fewest paths of a simulated figure while the budget lasts.
 pub const MIN_PATHS: u64 = 32;
-/// Paths per batch between clock checks.
+/// Paths per batch between standard-error checks (the clock is read after every path).
 const BATCH: u64 = 16;
+/// Past this fraction of the budget [`MIN_PATHS`] gives way to the deadline: a plan
+/// simulation stops at [`LAST_PATHS`] paths, greedy rollouts at what they have, even
+/// none for an option but the first when the engine was starved of CPU (their standard error,
+/// `sqrt(p (1 - p) / max(n, 1))` with `p = (k + 1) / (n + 2)`, says how little that is:
+/// 0.5 with no rollout). The rest of the budget is for ranking and the answer.
+pub const LAST_CALL: f64 = 0.97;
+/// Fewest paths of a plan simulation past [`LAST_CALL`]: its standard error is the
+/// sample's, which needs at least two.
+pub const LAST_PATHS: u64 = 4;
 
 /// The plan's figures for 13-tile node `root` into `c`: exact when no change can be taken
 /// from it, else simulated (at least [`MIN_PATHS`] paths, then until [`TARGET_STDERR`],
@@ -95,13 +104,14 @@ pub fn simulate_plan(
     let mut est = Estimate::default();
     let mut i = 0;
     while i < max_paths.max(MIN_PATHS) {
-        for _ in 0..BATCH {
-            let (w, t) = sim.path(&mut path_rng(seed, i));
-            est.win.add(w);
-            est.tenpai.add(t);
-            i += 1;
-        }
-        if i >= MIN_PATHS && (est.win.stderr() <= TARGET_STDERR || clock.past(until)) {
+        let (w, t) = sim.path(&mut path_rng(seed, i));
+        est.win.add(w);
+        est.tenpai.add(t);
+        i += 1;
+        let settled = i % BATCH == 0 && est.win.stderr() <= TARGET_STDERR;
+        if (i >= MIN_PATHS && (settled || clock.past(until)))
+            || (i >= LAST_PATHS && clock.past(LAST_CALL))
+        {
             break;
         }
     }
@@ -154,9 +164,10 @@ impl Rolled {
     }
 }
 
-/// Rollouts for every option in `hands` (13-tile hands, `eval`, `pool`, `draws`): first
-/// [`MIN_PATHS`] each, then up to `paths[i]` each, round robin, until the clock's
-/// fraction `until`. Returns the moments per option and the rollouts made.
+/// Rollouts for every option in `hands` (13-tile hands, `eval`, `pool`, `draws`): one
+/// each, then round robin up to [`MIN_PATHS`] each (cut short at [`LAST_CALL`]), then up
+/// to `paths[i]` each until the clock's fraction `until`. The clock is read after every
+/// rollout. Returns the moments per option and the rollouts made.
 #[allow(clippy::too_many_arguments)]
 pub fn rollouts(
     eval: &Eval,
@@ -175,19 +186,33 @@ pub fn rollouts(
     let mut out = vec![Rolled::default(); hands.len()];
     let mut total = 0;
     for (r, o) in rolls.iter_mut().zip(out.iter_mut()) {
-        o.add(r, MIN_PATHS, seed);
-        total += MIN_PATHS;
+        if total > 0 && clock.past(LAST_CALL) {
+            // A starved engine: the options left have no rollout, and say so.
+            return (out, total);
+        }
+        o.add(r, 1, seed);
+        total += 1;
     }
-    loop {
+    // Rounds of one rollout per option up to the floor, then of `BATCH`.
+    'rounds: loop {
         let mut more = false;
         for ((r, o), &want) in rolls.iter_mut().zip(out.iter_mut()).zip(paths) {
-            if o.win.count() < want {
-                o.add(r, BATCH, seed);
-                total += BATCH;
-                more = true;
+            let n = o.win.count();
+            let floor = n < MIN_PATHS;
+            if !floor && n >= want {
+                continue;
+            }
+            more = true;
+            for _ in 0..if floor { 1 } else { BATCH } {
+                o.add(r, 1, seed);
+                total += 1;
+                if clock.past(LAST_CALL) || (!floor && clock.past(until)) {
+                    break 'rounds;
+                }
             }
         }
-        if !more || clock.past(until) {
+        let floor_done = out.iter().all(|o| o.win.count() >= MIN_PATHS);
+        if !more || (floor_done && clock.past(until)) {
             break;
         }
     }
