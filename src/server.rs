@@ -14,10 +14,14 @@
 //!
 //! Layers, outermost first: metrics and tracing ([`crate::telemetry`]), undecodable
 //! requests as `INVALID_ARGUMENT` ([`undecodable`]), end of streams at drain,
-//! deadline, in-flight limit ([`limits`]).
+//! deadline, in-flight limit ([`drain_streams`], [`deadline`], [`inflight`]).
 
 pub mod connections;
-pub mod limits;
+pub mod deadline;
+pub mod drain_streams;
+pub mod inflight;
+#[cfg(test)]
+mod layer_tests;
 pub mod undecodable;
 
 use std::future::Future;
@@ -39,7 +43,9 @@ use crate::service::doudizhu::DouDizhuApi;
 use crate::service::gomoku::GomokuApi;
 use crate::service::mahjong::MahjongApi;
 use crate::telemetry::{self, GrpcMetricsLayer, MethodTable};
-use limits::{DeadlineLayer, DrainStreamsLayer, InflightLimitLayer};
+use deadline::DeadlineLayer;
+use drain_streams::DrainStreamsLayer;
+use inflight::InflightLimitLayer;
 use undecodable::UndecodableRequestLayer;
 
 /// Names of the game services, as health and reflection report them.

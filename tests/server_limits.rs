@@ -4,7 +4,7 @@
 //! All but the first need an RPC that takes long on purpose: `common::slow_call`, a
 //! `SuggestMahjongDiscard` with a 3000 ms budget on a hand whose exact computation runs
 //! longer than that. The layers themselves are also tested against sleeping services in
-//! `src/server/limits.rs`.
+//! `src/server/layer_tests.rs`.
 
 mod common;
 
@@ -97,7 +97,7 @@ async fn call_past_its_deadline_ends_with_deadline_exceeded_and_is_counted() {
     // call with DEADLINE_EXCEEDED. The cap is used rather than a 1 ms caller deadline
     // because tonic's client enforces a caller deadline itself and answers CANCELLED
     // locally; the caller-deadline path of the layer is unit-tested in
-    // `src/server/limits.rs`.
+    // `src/server/layer_tests.rs`.
     let config = ServerConfig {
         request_budget: Duration::from_millis(1),
         ..ServerConfig::default()
