@@ -16,9 +16,11 @@
 //!     --record bench/requests/mahjong_game_states.jsonl
 //! ```
 //!
-//! `--record` writes every decision point of the engine's games as one
-//! `SuggestMahjongDiscardRequest` per line in the proto's JSON mapping (the game-state
-//! benchmark and the load generator read it).
+//! `--record` writes every decision point of the engine's games as one envelope per
+//! line (`bench/requests/README.md`: method, tag `shanten N`, source wall and decision,
+//! the `SuggestMahjongDiscardRequest` in the proto's JSON mapping); the game-state
+//! benchmark (`loadgen --requests bench/requests/mahjong_game_states.jsonl`) and
+//! `tests/bench_requests.rs` read it.
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -164,17 +166,26 @@ fn play_all(cli: &Cli, policy: Policy) -> Vec<Played> {
 }
 
 /// The JSON mapping of one decision point as a SuggestMahjongDiscardRequest.
-fn request_json(p: &DecisionPoint, ruleset: Ruleset) -> String {
+/// One `--record` line: a `bench/requests` envelope (`bench/requests/README.md`) of the
+/// `SuggestMahjongDiscardRequest` at decision `turn` (0-based) of wall `seed`, tagged by
+/// the hand's shanten before the discard (`shanten N`, `-1` for a winning hand).
+fn request_json(p: &DecisionPoint, ruleset: Ruleset, seed: u64, turn: usize) -> String {
+    let shanten = p.hand.shanten_forms().min();
     let name = match ruleset {
         Ruleset::General => "RULESET_GENERAL",
         Ruleset::Sichuan => "RULESET_SICHUAN",
         Ruleset::Riichi => "RULESET_RIICHI",
     };
     serde_json::json!({
-        "hand": p.hand.concealed().to_string(),
-        "visible": p.hand.visible().to_string(),
-        "drawsLeft": p.draws_left,
-        "ruleset": name,
+        "method": "gameai.v1.MahjongService/SuggestMahjongDiscard",
+        "tag": format!("shanten {shanten}"),
+        "source": format!("mahjong-solitaire wall {seed} decision {turn}"),
+        "request": {
+            "hand": p.hand.concealed().to_string(),
+            "visible": p.hand.visible().to_string(),
+            "drawsLeft": p.draws_left,
+            "ruleset": name,
+        },
     })
     .to_string()
 }
@@ -220,8 +231,8 @@ fn main() {
         let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("record file"));
         let mut lines = 0;
         for p in played {
-            for (point, _) in &p.game.decisions {
-                writeln!(f, "{}", request_json(point, ruleset)).expect("write");
+            for (turn, (point, _)) in p.game.decisions.iter().enumerate() {
+                writeln!(f, "{}", request_json(point, ruleset, p.game.seed, turn)).expect("write");
                 lines += 1;
             }
         }

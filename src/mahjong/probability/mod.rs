@@ -61,9 +61,12 @@
 //! counted one lower until it is no longer useful; see [`exact`].)
 //!
 //! Larger policy classes (tegawari, breaking down) lose this property: their exact
-//! value needs the drawn multiset in the state. mahjong-cpp's and Mortal's calculators
-//! allow them but then approximate the draw chances (a fixed denominator, or counts that
-//! ignore tiles drawn and thrown); we choose exact numbers for a stated, smaller class.
+//! value needs the drawn multiset in the state. [`optimal`] searches that state for
+//! short horizons; [`plan`] chooses a wider policy (one change per line) with counts
+//! that ignore tiles drawn and thrown after the change, and [`simulate`] measures that
+//! policy's true value under this model, with its standard error. (On the class both
+//! compute, mahjong-cpp's calculator agrees with [`exact`] to 1e-7 on 300 random
+//! 1-3-shanten hands, issue 11: it counts the shrinking pool exactly there too.)
 //!
 //! # Algorithm
 //!

@@ -31,7 +31,7 @@
 //! first discard's copy is counted one lower while it is useful, as there). Once a line
 //! has changed, kinds it threw may become useful again and the true pool holds fewer of
 //! them than `c` says: there the counts **approximate** (they ignore tiles drawn and
-//! thrown, as mahjong-cpp's and Mortal's calculators do), and so does the split of the
+//! thrown), and so does the split of the
 //! non-useful draws `q_m` (proportional to the copies, whatever was thrown). The plan's
 //! values are therefore estimates for the wider class; [`super::simulate`] measures the
 //! plan's real win probability under the exact model, with its standard error.
