@@ -1,11 +1,14 @@
-//! Criterion: SuggestMahjongDiscard's engine (every distinct discard's exact win and
-//! tenpai probability) on 0- to 3-shanten hands with 12 and 17 draws left, and the two
-//! hands of Mortal's single-player calculator benchmark (issue 6's anchor).
+//! Criterion: SuggestMahjongDiscard's engine (every distinct discard's win and tenpai
+//! probability, exact or simulated with its standard error, `strategy`'s tiers) on 0- to
+//! 3-shanten hands with 12 and 17 draws left, and the two hands of Mortal's
+//! single-player calculator benchmark (issue 6's anchor), at the service's default work
+//! budget (1 s). Before timing a hand it prints the best candidate's figures to stderr.
 //!
 //! Run: `cargo bench --bench mahjong_probability`. Each iteration builds a fresh solver
 //! (no state shared between iterations), as one request does.
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gameai::mahjong::hand::Hand;
@@ -28,16 +31,33 @@ const HANDS: [(&str, &str, &str); 6] = [
     ("3-shanten 14m12469p256799s6z", "14m12469p256799s6z", ""),
 ];
 
+/// The service's default work budget (`--default-budget-ms`).
+const BUDGET: Duration = Duration::from_millis(1000);
+
 fn discard(c: &mut Criterion) {
     let mut group = c.benchmark_group("mahjong_discard_exact");
     group.sample_size(10);
     for draws in [12u32, 17] {
         for (label, tiles, visible) in HANDS {
             let hand = Hand::parse(tiles, Vec::new(), visible, Ruleset::Riichi).unwrap();
-            let advice = suggest_discard(&hand, Some(draws), None).unwrap();
-            assert!(advice.exact);
+            let deadline = || Some(Instant::now() + BUDGET);
+            let advice = suggest_discard(&hand, Some(draws), deadline()).unwrap();
+            let best = &advice.candidates[0];
+            eprintln!(
+                "{label} draws {draws}: discard {} win {:.4} ± {:.4} tenpai {:.4} ({:?}, {:?}; \
+                 exact {}, {} states, {} paths)",
+                best.tile,
+                best.win_probability,
+                best.win_stderr,
+                best.tenpai_probability,
+                best.method,
+                best.continuation,
+                advice.exact,
+                advice.states,
+                advice.paths
+            );
             group.bench_function(format!("{label} draws {draws}"), |b| {
-                b.iter(|| suggest_discard(black_box(&hand), Some(draws), None).unwrap())
+                b.iter(|| suggest_discard(black_box(&hand), Some(draws), deadline()).unwrap())
             });
         }
     }

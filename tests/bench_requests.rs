@@ -37,11 +37,7 @@ async fn every_request_file_line_is_answered_ok() {
     common::wait_serving(&server.channel, "").await;
 
     for file in files {
-        // The mahjong engine's self-play states may be bare SuggestMahjongDiscard
-        // requests; every other file is envelopes.
-        let bare = file.file_stem().is_some_and(|s| s == "mahjong_game_states");
-        let default = bare.then(|| requests::find_method(&pool, "SuggestMahjongDiscard").unwrap());
-        let calls = requests::load_file(&pool, &file, default.as_ref()).unwrap();
+        let calls = requests::load_file(&pool, &file, None).unwrap();
         assert!(!calls.is_empty(), "{}", file.display());
         let failures: Vec<String> = futures_util::stream::iter(calls.iter().enumerate())
             .map(|(i, call)| {

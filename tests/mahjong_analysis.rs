@@ -6,6 +6,7 @@
 //! `#[cfg_attr(debug_assertions, ignore)]` and run with
 //! `cargo test --release --test mahjong_analysis`.
 
+use gameai::mahjong::caps::Caps;
 use gameai::mahjong::shanten::{
     self, shanten_forms, shanten_regular, shanten_seven_pairs, shanten_thirteen_orphans,
 };
@@ -53,7 +54,13 @@ fn golden_riichi_oracle_all_four_numbers() {
         let c = counts(&case.hand);
         let n: usize = c.iter().map(|&x| x as usize).sum();
         assert_eq!(n, case.tiles, "line {}", no + 1);
-        let forms = shanten_forms(&c, implied_melds(n), Ruleset::Riichi, shanten::ANY_SUIT);
+        let forms = shanten_forms(
+            &c,
+            implied_melds(n),
+            Ruleset::Riichi,
+            shanten::ANY_SUIT,
+            &Caps::NONE,
+        );
         let got = (
             forms.regular,
             forms.seven_pairs,
@@ -104,7 +111,7 @@ fn bug_report_hands_riichi() {
     // Thirteen orphans does not apply once a meld is called.
     let c = counts("19m19p19s12345z");
     assert_eq!(shanten_thirteen_orphans(&c), None);
-    let forms = shanten_forms(&c, 1, Ruleset::Riichi, shanten::ANY_SUIT);
+    let forms = shanten_forms(&c, 1, Ruleset::Riichi, shanten::ANY_SUIT, &Caps::NONE);
     assert_eq!((forms.seven_pairs, forms.thirteen_orphans), (None, None));
 }
 
@@ -165,10 +172,12 @@ fn sichuan_needs_a_missing_suit() {
 // An independent slow reference for the regular form: a recursive decomposition of the
 // whole hand (not split into parts, no tables). It counts the fewest tiles to add so
 // that the hand's tiles plus the added ones contain `melds` melds and a pair with at
-// most four copies of any kind; surplus tiles are dropped for free.
+// most `cap[k]` copies of kind `k` (4, or fewer when the player's melds hold copies);
+// surplus tiles are dropped for free.
 
 struct Reference {
     allowed: [bool; 34],
+    cap: [u8; 34],
     best: u8,
 }
 
@@ -237,7 +246,7 @@ impl Reference {
             let mut used = Vec::new();
             for &j in &g {
                 target[j] += 1;
-                if target[j] > 4 {
+                if target[j] > self.cap[j] {
                     ok = false;
                 }
                 if hand[j] > 0 {
@@ -267,8 +276,19 @@ impl Reference {
 
 /// Reference regular shanten; `allowed` kinds may be used in groups.
 fn reference_regular(hand: &[u8; 34], melds_called: u8, allowed: [bool; 34]) -> i8 {
+    reference_regular_capped(hand, melds_called, allowed, [4; 34])
+}
+
+/// [`reference_regular`] with kind `k` used at most `cap[k]` times.
+fn reference_regular_capped(
+    hand: &[u8; 34],
+    melds_called: u8,
+    allowed: [bool; 34],
+    cap: [u8; 34],
+) -> i8 {
     let mut r = Reference {
         allowed,
+        cap,
         best: u8::MAX,
     };
     r.search(&mut hand.clone(), &mut [0; 34], 4 - melds_called, 1, 0);
@@ -335,6 +355,133 @@ fn check_against_reference(cases: usize, seed: u64) {
             TileCounts(hand)
         );
     }
+}
+
+/// Issue 11: copies in the player's listed melds count against the four copies of a
+/// kind in shanten. Random hands with random listed melds (pons, kans, chis sharing the
+/// hand's kinds), every ruleset: `Hand::shanten_forms` equals the reference with each
+/// kind capped at 4 minus its copies in the melds.
+#[test]
+fn listed_meld_copies_cap_shanten_like_the_reference() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut differs = 0;
+    for case in 0..300 {
+        let ruleset = Ruleset::ALL[case % 3];
+        let kinds = if ruleset.has_honours() { 34 } else { 27 };
+        let n_melds = rng.random_range(1..=4usize);
+        let mut held = [0u8; 34];
+        let mut melds = Vec::new();
+        while melds.len() < n_melds {
+            let k = rng.random_range(0..kinds);
+            let kind = match rng.random_range(0..4) {
+                0 if k < 27 && k % 9 <= 6 && ruleset.allows_chi() => MeldKind::Chi,
+                1 => MeldKind::ClosedKan,
+                2 => MeldKind::OpenKan,
+                _ => MeldKind::Pon,
+            };
+            let meld = if kind == MeldKind::Chi {
+                Meld::chi(Tile(k as u8)).unwrap()
+            } else {
+                Meld::of_kind(kind, Tile(k as u8)).unwrap()
+            };
+            let tiles = meld.tiles().0;
+            if (0..34).all(|i| held[i] + tiles[i] <= 4) {
+                for i in 0..34 {
+                    held[i] += tiles[i];
+                }
+                melds.push(meld);
+            }
+        }
+        // Concealed tiles near the meld kinds, where the caps bite.
+        let size = 3 * (4 - n_melds) + rng.random_range(1..=2);
+        let mut hand = [0u8; 34];
+        let mut placed = 0;
+        while placed < size {
+            let near: Vec<usize> = (0..kinds).filter(|&i| held[i] > 0).collect();
+            let k = if rng.random_bool(0.6) {
+                let b = near[rng.random_range(0..near.len())] as i32 + rng.random_range(-2..=2);
+                if b < 0 || b >= kinds as i32 {
+                    continue;
+                }
+                b as usize
+            } else {
+                rng.random_range(0..kinds)
+            };
+            if hand[k] + held[k] < 4 {
+                hand[k] += 1;
+                placed += 1;
+            }
+        }
+        let Ok(h) = Hand::new(TileCounts(hand), melds.clone(), TileCounts::EMPTY, ruleset) else {
+            // SICHUAN melds in all three suits leave no suit to lack: not a legal hand.
+            continue;
+        };
+        let cap: [u8; 34] = std::array::from_fn(|i| 4 - held[i]);
+        let want = if ruleset.requires_missing_suit() {
+            (0..3)
+                .filter(|&lack| h.lackable() & (1 << lack) != 0)
+                .map(|lack| {
+                    let allowed: [bool; 34] = std::array::from_fn(|i| i < 27 && i / 9 != lack);
+                    reference_regular_capped(&hand, n_melds as u8, allowed, cap)
+                })
+                .min()
+                .unwrap()
+        } else {
+            reference_regular_capped(&hand, n_melds as u8, [true; 34], cap)
+        };
+        let what = format!("{} melds {melds:?} {ruleset:?}", TileCounts(hand));
+        assert_eq!(h.shanten_forms().regular, want, "{what}");
+        differs += (want != h_uncapped(&h)) as usize;
+    }
+    // The caps matter in a good share of these cases.
+    assert!(
+        differs >= 10,
+        "only {differs} cases where the caps change shanten"
+    );
+}
+
+/// Shanten of the same concealed tiles with the meld tiles unknown (no caps).
+fn h_uncapped(h: &Hand) -> i8 {
+    shanten_forms(
+        &h.concealed().0,
+        h.called(),
+        h.ruleset(),
+        h.lackable(),
+        &Caps::NONE,
+    )
+    .regular
+}
+
+#[test]
+fn dead_waits_hand_worked() {
+    // 123456789m 2222p: the 2p single could only pair with a fifth 2p, so the hand is
+    // 1-shanten (the PyPI `mahjong` package agrees: tests/data/README.md).
+    assert_eq!(sh("123456789m2222p", Ruleset::Riichi), 1);
+    // 13m 456p 789s 11z + kan 2222m: 13m waits on 2m, whose four copies are in the kan,
+    // so this is 1-shanten too, not tenpai.
+    let kan = Meld::parse(MeldKind::ClosedKan, "2222m").unwrap();
+    let h = Hand::parse("13m456p789s11z", vec![kan], "", Ruleset::General).unwrap();
+    assert_eq!(h.shanten_forms().regular, 1);
+    let (s, u) = ukeire(
+        &h.concealed().0,
+        1,
+        Ruleset::General,
+        shanten::ANY_SUIT,
+        &h.caps(),
+        &h.unseen(),
+    );
+    assert_eq!(s, 1);
+    assert!(u.tiles.iter().all(|&(t, _)| t != "2m".parse().unwrap()));
+    // The same tiles with the kan not listed (an implied meld): tenpai on 2m.
+    assert_eq!(sh("13m456p789s11z", Ruleset::General), 0);
+    // 45z + pons 111z 444z 555z 777z: 4z and 5z both dead, so either discard leaves a
+    // dead single: 1-shanten.
+    let pons: Vec<Meld> = ["111z", "444z", "555z", "777z"]
+        .iter()
+        .map(|t| Meld::parse(MeldKind::Pon, t).unwrap())
+        .collect();
+    let h = Hand::parse("5z", pons, "", Ruleset::General).unwrap();
+    assert_eq!(h.shanten_forms().regular, 1);
 }
 
 #[test]
@@ -452,7 +599,14 @@ fn check_ukeire_brute_force(cases: usize, seed: u64) {
         if ruleset == Ruleset::Sichuan {
             unseen[27..].fill(0);
         }
-        let (base, got) = ukeire(&hand, melds, ruleset, shanten::ANY_SUIT, &unseen);
+        let (base, got) = ukeire(
+            &hand,
+            melds,
+            ruleset,
+            shanten::ANY_SUIT,
+            &Caps::NONE,
+            &unseen,
+        );
         assert_eq!(base, shanten::shanten(&hand, melds, ruleset));
         let mut want = Vec::new();
         for x in 0..34 {
@@ -480,13 +634,27 @@ fn four_copies_in_hand_are_never_a_wait() {
     // 123m456p789s1111z: tenpai-looking (1z pair wait) but all four 1z are in hand, so
     // 1z is not a draw; 1-shanten, and its ukeire holds no 1z.
     let c = counts("123m456p789s1111z");
-    let (s, u) = ukeire(&c, 0, Ruleset::Riichi, shanten::ANY_SUIT, &unseen_of(&c));
+    let (s, u) = ukeire(
+        &c,
+        0,
+        Ruleset::Riichi,
+        shanten::ANY_SUIT,
+        &Caps::NONE,
+        &unseen_of(&c),
+    );
     assert_eq!(s, 1);
     assert!(u.tiles.iter().all(|&(t, _)| t != Tile(27)));
     assert!(!u.tiles.is_empty());
     // Tenpai 123m456p789s111z2z waits on 2z, 3 unseen.
     let c = counts("123m456p789s1112z");
-    let (s, u) = ukeire(&c, 0, Ruleset::Riichi, shanten::ANY_SUIT, &unseen_of(&c));
+    let (s, u) = ukeire(
+        &c,
+        0,
+        Ruleset::Riichi,
+        shanten::ANY_SUIT,
+        &Caps::NONE,
+        &unseen_of(&c),
+    );
     assert_eq!((s, u.tiles.clone(), u.total), (0, vec![(Tile(28), 3)], 3));
 }
 
@@ -494,7 +662,14 @@ fn four_copies_in_hand_are_never_a_wait() {
 fn discards_are_sorted_best_first() {
     // 123m456p789s1112z + 5m: discarding 5m keeps tenpai on 2z (3 copies).
     let c = counts("123m5m456p789s1112z");
-    let d = discards(&c, 0, Ruleset::General, shanten::ANY_SUIT, &unseen_of(&c));
+    let d = discards(
+        &c,
+        0,
+        Ruleset::General,
+        shanten::ANY_SUIT,
+        &Caps::NONE,
+        &unseen_of(&c),
+    );
     assert_eq!(d.len(), 12);
     assert_eq!(d[0].shanten, 0);
     // Discarding 5m (waits 2z, 3) or 2z (waits 4m 5m 6m? no: 5m single-wait 5m, 3 left).

@@ -131,8 +131,11 @@ async fn melds_implied_or_listed() {
     );
     assert_eq!(r.ukeire.unwrap().tiles, tiles(&[("1s", 3)]));
     // The same hand with its melds listed, one of them a pon of 1s: all four 1s are now
-    // seen. Shanten counts only the hand's own copies, so it stays 0, but no 1s can be
-    // drawn: the ukeire is empty.
+    // the player's own, so the 1s single is a dead wait and the hand is 1-shanten
+    // (issue 11: copies in melds count, in shanten too). Any drawn X whose pair can still
+    // be completed gives tenpai on X (discard the 1s): 136 - 1 in hand - 13 in melds =
+    // 122 unseen, less the one unseen 9p (pon 999p + the drawn 9p = four: dead again);
+    // 1s and 7z have no unseen copy.
     let mut req = request("1s", "", Ruleset::General);
     req.melds = vec![
         meld(MeldKind::Pon, "111s"),
@@ -141,9 +144,11 @@ async fn melds_implied_or_listed() {
         meld(MeldKind::Pon, "999p"),
     ];
     let r = analyze(&server, req).await.unwrap();
-    assert_eq!(r.shanten, 0);
+    assert_eq!(r.shanten, 1);
     let u = r.ukeire.unwrap();
-    assert_eq!((u.tiles.len(), u.total), (0, 0));
+    assert_eq!(u.total, 121);
+    assert!(u.tiles.iter().all(|t| t.tile != "9p" && t.tile != "1s"));
+    assert!(u.tiles.iter().any(|t| t.tile == "2m" && t.count == 3));
 }
 
 fn meld(kind: MeldKind, tiles: &str) -> Meld {

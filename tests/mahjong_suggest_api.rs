@@ -6,8 +6,8 @@ mod common;
 use common::start_default;
 use gameai::proto::mahjong_service_client::MahjongServiceClient;
 use gameai::proto::{
-    CallAction, From, Meld, MeldKind, Ruleset, SuggestMahjongCallRequest,
-    SuggestMahjongDiscardRequest,
+    CallAction, Continuation, From, Meld, MeldKind, ProbabilityMethod, Ruleset,
+    SuggestMahjongCallRequest, SuggestMahjongDiscardRequest,
 };
 use tonic::Code;
 use tonic::transport::Channel;
@@ -66,9 +66,12 @@ async fn discard_ranks_every_tile_and_reports_exact_figures() {
         .map(|t| (t.tile.as_str(), t.count))
         .collect();
     assert_eq!(waits, vec![("1z", 2), ("2z", 2)]);
+    assert_eq!(best.method(), ProbabilityMethod::Exact);
+    assert_eq!(best.continuation(), Continuation::Optimal);
+    assert_eq!(best.win_probability_stderr, 0.0);
     let stats = response.stats.unwrap();
     assert!(stats.exact);
-    assert!(stats.nodes > 0);
+    assert_eq!(stats.samples, 0);
     assert!(stats.budget_ms > 0);
 
     // max_candidates trims the list; unset draws_left uses the documented default:
@@ -95,13 +98,14 @@ async fn discard_ranks_every_tile_and_reports_exact_figures() {
 }
 
 #[tokio::test]
-async fn an_exhausted_budget_falls_back_to_the_estimate() {
+async fn an_exhausted_budget_still_gives_every_candidate_an_estimate_with_its_error() {
     let server = start_default().await;
-    // 6-shanten junk with 17 draws: the exact DP needs far more than 1 ms.
+    // 6-shanten junk with 17 draws and a 5 ms budget: far beyond the plan; every
+    // candidate gets a simulated figure with a standard error, or an exact one.
     let response = client(&server.channel)
         .suggest_mahjong_discard(SuggestMahjongDiscardRequest {
             draws_left: Some(17),
-            budget_ms: 1,
+            budget_ms: 5,
             ..discard_request("147m258p369s12345z")
         })
         .await
@@ -109,12 +113,99 @@ async fn an_exhausted_budget_falls_back_to_the_estimate() {
         .into_inner();
     let stats = response.stats.unwrap();
     assert!(!stats.exact);
-    assert_eq!(stats.budget_ms, 1);
+    assert_eq!(stats.budget_ms, 5);
+    assert!(stats.samples > 0);
     assert_eq!(response.candidates.len(), 14);
     for c in &response.candidates {
         assert!((0.0..=1.0).contains(&c.win_probability));
         assert!((0.0..=1.0).contains(&c.tenpai_probability));
+        match c.method() {
+            ProbabilityMethod::Simulated => {
+                assert!(c.win_probability_stderr > 0.0, "{c:?}");
+                assert!(c.tenpai_probability_stderr > 0.0, "{c:?}");
+            }
+            ProbabilityMethod::Exact => assert_eq!(c.win_probability_stderr, 0.0),
+            ProbabilityMethod::Unspecified => panic!("no method: {c:?}"),
+        }
+        assert_ne!(c.continuation(), Continuation::Unspecified);
     }
+}
+
+/// Issue 11: a wait whose copies are all the player's own (hand and melds) is no wait.
+#[tokio::test]
+async fn dead_waits_count_the_players_own_copies() {
+    let server = start_default().await;
+    let mut c = client(&server.channel);
+    let pon = |t: &str| Meld {
+        kind: MeldKind::Pon as i32,
+        tiles: t.into(),
+    };
+    // 45z with pons 111z 444z 555z 777z: discarding either leaves a single whose four
+    // copies are the player's (dead), so both are 1-shanten. Of the 122 unseen tiles,
+    // 120 give a live single wait (drawing 1z or 7z, the last copy of a pon, gives a dead
+    // one), whose kind then has 3 copies left. Under the model (pool shrinking, 10
+    // draws) the chance is the recursion v0(n, d, r) = (n-d)/n v1(n-1, 3, r-1) +
+    // d/n v0(n-1, d-1, r-1), v1(n, c, r) = c/n + (n-c)/n v1(n-1, c, r-1), from
+    // v0(122, 2, 10) = 0.20822347051855247 (exact rational arithmetic); no tegawari can
+    // help (every single has at most 3 live copies), so the plan's figure is that value
+    // (simulated with no error, or exact).
+    let response = c
+        .suggest_mahjong_discard(SuggestMahjongDiscardRequest {
+            melds: vec![pon("111z"), pon("444z"), pon("555z"), pon("777z")],
+            draws_left: Some(10),
+            ..discard_request("45z")
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(response.candidates.len(), 2);
+    for cand in &response.candidates {
+        assert_eq!(cand.shanten, 1, "{cand:?}");
+        assert_eq!(cand.ukeire.as_ref().unwrap().total, 120);
+        assert!(
+            (cand.win_probability - 0.208_223_470_518_552_47).abs() < 1e-12,
+            "{cand:?}"
+        );
+        assert!(cand.win_probability_stderr < 1e-9, "{cand:?}");
+    }
+    // The call: 4z5z77z with pons 444z 555z 666z, 7z offered. Passing keeps a 1-shanten
+    // hand with dead 4z and 5z; pon 777z and a discard leave the same dead single as
+    // above (122 unseen after the pon; 6z and 7z each have one last copy, dead), so the
+    // call is worth the same 0.2082.
+    let r = c
+        .suggest_mahjong_call(SuggestMahjongCallRequest {
+            melds: vec![pon("444z"), pon("555z"), pon("666z")],
+            draws_left: Some(10),
+            ..call_request("4z5z77z", "7z", From::Across)
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.action(), CallAction::Pon, "{}", r.reason);
+    assert_eq!(r.meld_tiles, "777z");
+    assert!(
+        (r.win_probability_with_call - 0.208_223_470_518_552_47).abs() < 1e-12,
+        "{}",
+        r.reason
+    );
+    assert!(r.win_probability_without_call < r.win_probability_with_call);
+    // A wait whose copies are all visible elsewhere: 123m456p789s1122z waits on 1z and
+    // 2z, all eight copies in hand and `visible`: tenpai, but no ukeire and, with one
+    // draw, no chance to win.
+    let response = c
+        .suggest_mahjong_discard(SuggestMahjongDiscardRequest {
+            visible: "1122z".into(),
+            draws_left: Some(1),
+            ..discard_request("1239m456p789s1122z")
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let nine = response.candidates.iter().find(|c| c.tile == "9m").unwrap();
+    assert_eq!(nine.shanten, 0);
+    assert_eq!(nine.ukeire.as_ref().unwrap().total, 0);
+    assert_eq!(nine.win_probability, 0.0);
+    assert_eq!(nine.tenpai_probability, 1.0);
 }
 
 #[tokio::test]
@@ -132,13 +223,14 @@ async fn call_decisions() {
     assert_eq!(r.win_probability_with_call, 1.0);
     assert_eq!(r.meld_tiles, "");
 
-    // 55m456p789s2346s7z (1-shanten) with 2 draws left; pon 5m, then discard 7z:
+    // 55m456p789s2346s7z (1-shanten) with 1 draw left; pon 5m, then discard 7z:
     // 456p789s2346s is tenpai on 6s (234s + 6s tanki) and 9s (234s 678s + 9s tanki),
     // 3 unseen copies each; discarding 6s instead waits on 7z alone (3). Pool after
-    // the offer: 136 - 13 - 1 = 122, so with the call P = 1 - (116/122)(115/121).
+    // the offer: 136 - 13 - 1 = 122, so with the call P = 6/122; passing, the
+    // 1-shanten hand cannot win with one draw.
     let r = c
         .suggest_mahjong_call(SuggestMahjongCallRequest {
-            draws_left: Some(2),
+            draws_left: Some(1),
             ..call_request("55m456p789s2346s7z", "5m", From::Across)
         })
         .await
@@ -147,15 +239,18 @@ async fn call_decisions() {
     assert_eq!(r.action(), CallAction::Pon, "{}", r.reason);
     assert_eq!(r.meld_tiles, "555m");
     assert_eq!(r.discard, "7z");
-    let expect = 1.0 - (116.0 / 122.0) * (115.0 / 121.0);
+    let expect = 6.0 / 122.0;
     assert!(
         (r.win_probability_with_call - expect).abs() < 1e-15,
         "{} vs {expect}: {}",
         r.win_probability_with_call,
         r.reason
     );
-    assert!(r.win_probability_without_call < r.win_probability_with_call);
+    assert_eq!(r.win_probability_without_call, 0.0);
     assert!(r.stats.unwrap().exact);
+    let with = r.with_call.unwrap();
+    assert_eq!(with.method(), ProbabilityMethod::Exact);
+    assert_eq!(with.continuation(), Continuation::Optimal);
 
     // Chi is only from the left: 34m waiting, 5m offered from across cannot be called.
     let r = c
@@ -170,7 +265,7 @@ async fn call_decisions() {
     // and discarding 7z is tenpai on 6s and 9s, as in the pon case.
     let r = c
         .suggest_mahjong_call(SuggestMahjongCallRequest {
-            draws_left: Some(2),
+            draws_left: Some(1),
             ..call_request("34m456p789s2346s7z", "5m", From::Left)
         })
         .await

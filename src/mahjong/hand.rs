@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::caps::Caps;
 use super::error::MahjongError;
 use super::meld::Meld;
 use super::rules::Ruleset;
@@ -196,13 +197,20 @@ impl Hand {
         out
     }
 
-    /// Shanten of each form.
+    /// Caps on the copies the concealed hand may use: 4 minus the copies in the listed
+    /// melds ([`super::caps`]).
+    pub fn caps(&self) -> Caps {
+        Caps::from_melds(&self.melds)
+    }
+
+    /// Shanten of each form (copies in the melds counted, see [`super::caps`]).
     pub fn shanten_forms(&self) -> ShantenForms {
         shanten::shanten_forms(
             &self.concealed.0,
             self.called,
             self.ruleset,
             self.lackable(),
+            &self.caps(),
         )
     }
 

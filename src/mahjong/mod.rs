@@ -4,12 +4,14 @@
 //! - [`meld`]: chi, pon and the three kans;
 //! - [`rules`]: rulesets GENERAL, SICHUAN, RIICHI (DESIGN.md);
 //! - [`tables`]: winning-set distance tables, built once per process (seed 003);
+//! - [`caps`]: copies held in the player's melds cap what the hand may still use;
 //! - [`shanten`]: shanten per form and winning-hand detection;
 //! - [`ukeire`]: effective tiles with their unseen copies;
 //! - [`hand`]: a validated hand (concealed tiles, melds, visible tiles, ruleset);
 //! - [`probability`]: exact win / tenpai probability within the draws left (issue 6);
 //! - [`strategy`]: discard and call decisions by that probability.
 
+pub mod caps;
 pub mod error;
 pub mod hand;
 pub mod meld;
@@ -17,6 +19,7 @@ pub mod merge;
 pub mod probability;
 pub mod rules;
 pub mod shanten;
+pub mod solitaire;
 pub mod strategy;
 pub mod tables;
 pub mod tile;

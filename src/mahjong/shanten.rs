@@ -3,8 +3,9 @@
 //! Definition used throughout (tomohxx; the PyPI `mahjong` 2.1.0 package and the
 //! `xiangting` crate agree): shanten = (fewest tiles to draw, each against a discard, until
 //! the hand is a winning hand) - 1, where the winning hand never holds a fifth copy of a
-//! kind. Copies visible elsewhere (discards, melds) do not count here; they count in
-//! `ukeire.rs`.
+//! kind, counting the copies in the player's own melds ([`super::caps`]: with a kan of
+//! `2222m`, `13m456p789s11z` is 1-shanten). Copies visible elsewhere (discards, other
+//! players' melds) do not count here; they count in `ukeire.rs`.
 //!
 //! Forms:
 //! - regular: `4 - melds` melds plus a pair, from the distance tables (`tables.rs`),
@@ -22,6 +23,7 @@
 //! Input: `counts` is the concealed hand (`[u8; 34]`, each count <= 4, total 3n+1 or
 //! 3n+2 with n = 4 - melds). Other inputs give an unspecified number, never a panic.
 
+use super::caps::Caps;
 use super::rules::{Ruleset, SevenPairsRule};
 use super::tables::{self, BARRED_PART, PartDistances};
 use super::tile::KINDS;
@@ -260,17 +262,21 @@ impl ShantenForms {
 }
 
 /// Every form's shanten for the concealed `counts` with `melds` called, under `ruleset`;
-/// `lackable` matters only under SICHUAN (see [`super::rules::Ruleset::missing_suit_choices`]).
+/// `lackable` matters only under SICHUAN (see [`super::rules::Ruleset::missing_suit_choices`]);
+/// `caps` limits the copies the hand may use (the copies in the player's melds, see
+/// [`super::caps`]; [`Caps::NONE`] when the meld tiles are not known).
 pub fn shanten_forms(
     counts: &[u8; KINDS],
     melds: u8,
     ruleset: Ruleset,
     lackable: LackableSuits,
+    caps: &Caps,
 ) -> ShantenForms {
+    let parts = caps.parts(counts);
     let regular = if ruleset.requires_missing_suit() {
-        shanten_regular_lacking(counts, melds, lackable)
+        regular_lacking_from_parts(&parts, melds_needed(melds), lackable)
     } else {
-        shanten_regular(counts, melds)
+        merge(&parts, melds_needed(melds)) as i8 - 1
     };
     let closed = melds == 0;
     ShantenForms {

@@ -6,12 +6,15 @@
 //! they cannot be drawn — `123m456p789s1111z` never waits on 1z). For a 3n+2 hand: the
 //! same for the 3n+1 hand left by each distinct discard.
 //!
+//! Shanten counts the copies in the player's melds ([`super::caps`]), so a wait whose
+//! copies are all in hand and melds is not a wait at all (it does not lower shanten).
+//!
 //! Drawing a tile changes one part, so each candidate costs one table lookup and one merge
 //! (the other three parts' distances are reused).
 
+use super::caps::Caps;
 use super::rules::Ruleset;
-use super::shanten::{LackableSuits, part_distances, shanten_with_parts};
-use super::tables;
+use super::shanten::{LackableSuits, shanten_with_parts};
 use super::tile::{COPIES, KINDS, Tile};
 
 /// Effective tiles: `(kind, unseen copies)` in tile order, and the total of the copies.
@@ -34,27 +37,19 @@ pub struct DiscardUkeire {
     pub ukeire: Ukeire,
 }
 
-/// Packed distances of the part holding `tile` in `counts`.
-#[inline]
-fn part_of(counts: &[u8; KINDS], tile: usize) -> tables::PartDistances {
-    let t = tables::get();
-    match tile / 9 {
-        part @ 0..=2 => t.suit(&counts[part * 9..part * 9 + 9]),
-        _ => t.honour(&counts[27..34]),
-    }
-}
-
 /// Shanten and ukeire of a 3n+1 concealed hand (`melds` called), `unseen` giving the
 /// copies of each kind the player cannot see (e.g. [`super::hand::Hand::unseen`]).
-/// `lackable` matters under SICHUAN only.
+/// `lackable` matters under SICHUAN only; `caps` are the copy caps of the player's melds
+/// ([`super::hand::Hand::caps`]).
 pub fn ukeire(
     counts: &[u8; KINDS],
     melds: u8,
     ruleset: Ruleset,
     lackable: LackableSuits,
+    caps: &Caps,
     unseen: &[u8; KINDS],
 ) -> (i8, Ukeire) {
-    let parts = part_distances(counts);
+    let parts = caps.parts(counts);
     let base = shanten_with_parts(counts, &parts, melds, ruleset, lackable);
     let mut out = Ukeire::default();
     let mut drawn = *counts;
@@ -64,7 +59,7 @@ pub fn ukeire(
             continue;
         }
         drawn[x] += 1;
-        drawn_parts[x / 9] = part_of(&drawn, x);
+        drawn_parts[x / 9] = caps.part(x / 9, &drawn);
         if shanten_with_parts(&drawn, &drawn_parts, melds, ruleset, lackable) < base {
             out.tiles.push((Tile(x as u8), unseen[x]));
             out.total += unseen[x] as u32;
@@ -82,6 +77,7 @@ pub fn discards(
     melds: u8,
     ruleset: Ruleset,
     lackable: LackableSuits,
+    caps: &Caps,
     unseen: &[u8; KINDS],
 ) -> Vec<DiscardUkeire> {
     let mut out = Vec::new();
@@ -91,7 +87,7 @@ pub fn discards(
             continue;
         }
         left[d] -= 1;
-        let (shanten, ukeire) = ukeire(&left, melds, ruleset, lackable, unseen);
+        let (shanten, ukeire) = ukeire(&left, melds, ruleset, lackable, caps, unseen);
         out.push(DiscardUkeire {
             discard: Tile(d as u8),
             shanten,

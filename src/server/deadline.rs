@@ -106,9 +106,16 @@ where
         });
         let future = self.inner.call(req);
         Box::pin(async move {
-            match tokio::time::timeout_at(at.into(), future).await {
-                Ok(response) => Ok(response?.map(tonic::body::Body::new)),
-                Err(_) => {
+            // An answer that is ready only after the deadline is late, even when the
+            // timer (1 ms wheel, polled after the inner future) has not fired yet: the
+            // outcome depends on when the answer was ready, not on the poll order.
+            let answer = tokio::time::timeout_at(at.into(), future)
+                .await
+                .ok()
+                .filter(|_| Instant::now() <= at);
+            match answer {
+                Some(response) => Ok(response?.map(tonic::body::Body::new)),
+                None => {
                     let message = if by_caller {
                         format!(
                             "deadline exceeded: the caller's deadline of {} ms passed",

@@ -145,6 +145,7 @@ async fn suggest_play(
             nodes,
             exact,
             budget_ms: u32::try_from(budget.as_millis()).unwrap_or(u32::MAX),
+            samples: 0,
         }),
         mode: if search {
             SearchMode::Search

@@ -117,6 +117,7 @@ async fn suggest_move(
             elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
             nodes: result.nodes,
             exact: result.exact,
+            samples: 0,
             budget_ms: budget.as_millis().min(u128::from(u32::MAX)) as u32,
         }),
         score: result.score,

@@ -146,6 +146,7 @@ mod analyze {
         let counts = &hand.concealed().0;
         let unseen = hand.unseen();
         let (called, ruleset, lackable) = (hand.called(), hand.ruleset(), hand.lackable());
+        let caps = hand.caps();
         let mut response = AnalyzeMahjongHandResponse {
             shanten: i32::from(forms.min()),
             shanten_regular: i32::from(forms.regular),
@@ -156,7 +157,7 @@ mod analyze {
             discards: Vec::new(),
         };
         if hand.is_draw_complete() {
-            response.discards = ukeire::discards(counts, called, ruleset, lackable, &unseen)
+            response.discards = ukeire::discards(counts, called, ruleset, lackable, &caps, &unseen)
                 .iter()
                 .map(|d| proto::DiscardAnalysis {
                     tile: d.discard.to_string(),
@@ -165,7 +166,7 @@ mod analyze {
                 })
                 .collect();
         } else {
-            let (_, u) = ukeire::ukeire(counts, called, ruleset, lackable, &unseen);
+            let (_, u) = ukeire::ukeire(counts, called, ruleset, lackable, &caps, &unseen);
             response.ukeire = Some(ukeire_to_proto(&u));
         }
         response
@@ -182,7 +183,9 @@ mod suggest {
 
     use crate::mahjong::hand::{Hand, HandField, InvalidHand};
     use crate::mahjong::rules::Ruleset;
-    use crate::mahjong::strategy::{self, CallAction, DecisionError, From};
+    use crate::mahjong::strategy::{
+        self, CallAction, Continuation, DecisionError, From, Method, OptionFigures,
+    };
     use crate::mahjong::tile::{Tile, TileCounts};
     use crate::mahjong::ukeire;
     use crate::proto;
@@ -217,6 +220,10 @@ mod suggest {
                 ukeire: Some(ukeire_message(&c.ukeire)),
                 win_probability: c.win_probability,
                 tenpai_probability: c.tenpai_probability,
+                win_probability_stderr: c.win_stderr,
+                tenpai_probability_stderr: c.tenpai_stderr,
+                method: method_proto(c.method) as i32,
+                continuation: continuation_proto(c.continuation) as i32,
             })
             .collect();
         if req.max_candidates > 0 {
@@ -227,7 +234,13 @@ mod suggest {
             discard: advice.discard().map(|t| t.to_string()).unwrap_or_default(),
             candidates,
             draws_left: advice.draws_left,
-            stats: Some(stats(started, deadline, advice.states, advice.exact)),
+            stats: Some(stats(
+                started,
+                deadline,
+                advice.states,
+                advice.paths,
+                advice.exact,
+            )),
         }))
     }
 
@@ -278,10 +291,18 @@ mod suggest {
             } as i32,
             meld_tiles: advice.meld.map(|m| m.to_string()).unwrap_or_default(),
             discard: advice.discard.map(|t| t.to_string()).unwrap_or_default(),
-            win_probability_with_call: advice.with_call,
-            win_probability_without_call: advice.without_call,
+            win_probability_with_call: advice.with_call.map_or(0.0, |f| f.win),
+            win_probability_without_call: advice.without_call.win,
             reason: advice.reason,
-            stats: Some(stats(started, deadline, advice.states, advice.exact)),
+            stats: Some(stats(
+                started,
+                deadline,
+                advice.states,
+                advice.paths,
+                advice.exact,
+            )),
+            with_call: advice.with_call.as_ref().map(figures_proto),
+            without_call: Some(figures_proto(&advice.without_call)),
         }))
     }
 
@@ -346,11 +367,43 @@ mod suggest {
         }
     }
 
-    fn stats(started: Instant, deadline: Instant, states: u64, exact: bool) -> proto::ComputeStats {
+    fn method_proto(m: Method) -> proto::ProbabilityMethod {
+        match m {
+            Method::Exact => proto::ProbabilityMethod::Exact,
+            Method::Simulated => proto::ProbabilityMethod::Simulated,
+        }
+    }
+
+    fn continuation_proto(c: Continuation) -> proto::Continuation {
+        match c {
+            Continuation::Optimal => proto::Continuation::Optimal,
+            Continuation::Plan => proto::Continuation::Plan,
+            Continuation::AdvanceOrThrow => proto::Continuation::AdvanceOrThrow,
+            Continuation::Greedy => proto::Continuation::Greedy,
+        }
+    }
+
+    fn figures_proto(f: &OptionFigures) -> proto::ProbabilityFigures {
+        proto::ProbabilityFigures {
+            probability: f.win,
+            stderr: f.stderr,
+            method: method_proto(f.method) as i32,
+            continuation: continuation_proto(f.continuation) as i32,
+        }
+    }
+
+    fn stats(
+        started: Instant,
+        deadline: Instant,
+        states: u64,
+        samples: u64,
+        exact: bool,
+    ) -> proto::ComputeStats {
         proto::ComputeStats {
             elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
             nodes: states,
             exact,
+            samples,
             budget_ms: deadline
                 .saturating_duration_since(started)
                 .as_millis()

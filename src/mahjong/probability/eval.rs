@@ -3,10 +3,11 @@
 //! of "every hand one tile away" that update the changed suit only (the DP's inner
 //! loop: one scan per hand state).
 
+use crate::mahjong::caps::Caps;
 use crate::mahjong::merge::merge;
 use crate::mahjong::rules::{Ruleset, SevenPairsRule};
 use crate::mahjong::shanten::{self, LackableSuits};
-use crate::mahjong::tables::{self, BARRED_PART, PartDistances};
+use crate::mahjong::tables::{BARRED_PART, PartDistances};
 
 /// Bit mask of all 34 kinds.
 pub const ALL_KINDS: u64 = (1 << 34) - 1;
@@ -17,17 +18,31 @@ pub struct Eval {
     melds: u8,
     ruleset: Ruleset,
     lackable: LackableSuits,
+    caps: Caps,
 }
 
 impl Eval {
     /// A judge for hands with `melds` called under `ruleset`; `lackable` is the mask of
-    /// suits a SICHUAN hand may lack (bit 0 m, 1 p, 2 s; ignored by other rulesets).
+    /// suits a SICHUAN hand may lack (bit 0 m, 1 p, 2 s; ignored by other rulesets). No
+    /// copy caps (see [`Eval::with_caps`]).
     pub fn new(melds: u8, ruleset: Ruleset, lackable: LackableSuits) -> Eval {
         Eval {
             melds,
             ruleset,
             lackable,
+            caps: Caps::NONE,
         }
+    }
+
+    /// The same judge counting the copies in the player's melds ([`crate::mahjong::caps`]).
+    pub fn with_caps(mut self, caps: Caps) -> Eval {
+        self.caps = caps;
+        self
+    }
+
+    /// The copy caps.
+    pub fn caps(&self) -> &Caps {
+        &self.caps
     }
 
     /// Melds called.
@@ -49,7 +64,8 @@ impl Eval {
     /// over the ruleset's forms, `-1` = complete.
     #[inline]
     pub fn shanten(&self, hand: &[u8; 34]) -> i8 {
-        shanten::shanten_lacking(hand, self.melds, self.ruleset, self.lackable)
+        let parts = self.caps.parts(hand);
+        shanten::shanten_with_parts(hand, &parts, self.melds, self.ruleset, self.lackable)
     }
 
     /// Whether the 3n+2 `hand` is a winning hand.
@@ -80,8 +96,7 @@ impl Eval {
     }
 
     fn scan(&self, hand: &mut [u8; 34], delta: i8, mask: u64) -> [i8; 34] {
-        let t = tables::get();
-        let parts = shanten::part_distances(hand);
+        let parts = self.caps.parts(hand);
         let needed = 4usize.saturating_sub(self.melds as usize);
         let sichuan = self.ruleset.requires_missing_suit();
         let regular_of = |p: &[PartDistances; 4]| -> i8 {
@@ -116,11 +131,7 @@ impl Eval {
             }
             let suit = k / 9;
             hand[k] = c.wrapping_add_signed(delta);
-            let part = if suit == 3 {
-                t.honour(&hand[27..34])
-            } else {
-                t.suit(&hand[suit * 9..suit * 9 + 9])
-            };
+            let part = self.caps.part(suit, hand);
             hand[k] = c;
             let regular = if part == parts[suit] {
                 base_regular
@@ -263,7 +274,15 @@ mod tests {
                     n += 1;
                 }
             }
-            let eval = Eval::new(melds, ruleset, lackable);
+            // Copy caps from pretend meld tiles on a few kinds (as if pons or kans).
+            let mut held = [0u8; 34];
+            if melds > 0 && rng.random_bool(0.5) {
+                for _ in 0..rng.random_range(1..=3) {
+                    let k = rng.random_range(0..kinds);
+                    held[k] = rng.random_range(1..=4u8.saturating_sub(hand[k]).max(1));
+                }
+            }
+            let eval = Eval::new(melds, ruleset, lackable).with_caps(Caps::from_held(&held));
             let draws = eval.shanten_after_each_draw(&mut hand);
             let mask = rng.random::<u64>() & ALL_KINDS;
             let masked = eval.shanten_after_draws(&mut hand, mask);

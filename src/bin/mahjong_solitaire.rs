@@ -1,0 +1,343 @@
+//! `mahjong-solitaire`: decision quality of the mahjong engine, measured by play.
+//!
+//! Plays the same fixed-seed walls (deal 13, up to 17 draws, self-draw wins, no other
+//! players; `gameai::mahjong::solitaire`) with each policy and prints, as Markdown:
+//! win rates with 95 % intervals, paired differences between the policies with 95 %
+//! intervals (the same walls, so the games pair up), time per decision, and the
+//! calibration of the engine's reported win probability at the first decision against
+//! the realised win rate, per decile of the reported figure.
+//!
+//! Policies: `engine` (SuggestMahjongDiscard's engine), `advance-or-throw` (the issue-6
+//! policy, `strategy::legacy`) and `baseline` (lowest shanten, then most ukeire).
+//!
+//! ```sh
+//! cargo run --release --bin mahjong-solitaire -- --games 5000
+//! cargo run --release --bin mahjong-solitaire -- --games 200 --policies engine \
+//!     --record bench/requests/mahjong_game_states.jsonl
+//! ```
+//!
+//! `--record` writes every decision point of the engine's games as one envelope per
+//! line (`bench/requests/README.md`: method, tag `shanten N`, source wall and decision,
+//! the `SuggestMahjongDiscardRequest` in the proto's JSON mapping); the game-state
+//! benchmark (`loadgen --requests bench/requests/mahjong_game_states.jsonl`) and
+//! `tests/bench_requests.rs` read it.
+
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use clap::{Parser, ValueEnum};
+use cpu_time::ThreadTime;
+use gameai::mahjong::rules::Ruleset;
+use gameai::mahjong::solitaire::{Choice, DecisionPoint, Game, play};
+use gameai::mahjong::strategy::{baseline::baseline_discard, legacy, suggest_discard};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "mahjong-solitaire",
+    about = "Mahjong decision quality by solitaire play"
+)]
+struct Cli {
+    /// Walls to play (seeds `seed .. seed + games`).
+    #[arg(long, default_value_t = 5000)]
+    games: u64,
+    /// First wall seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Policies to play, comma-separated.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "engine,advance-or-throw,baseline"
+    )]
+    policies: Vec<Policy>,
+    /// Ruleset of the walls and hands.
+    #[arg(long, value_enum, default_value = "riichi")]
+    ruleset: RulesetArg,
+    /// Work budget per decision in milliseconds (the server's default is 1000).
+    #[arg(long, default_value_t = 1000)]
+    budget_ms: u64,
+    /// State bound of the advance-or-throw policy's search (the service used about
+    /// 650,000; smaller bounds make long runs tractable and fall back sooner).
+    #[arg(long, default_value_t = 100_000)]
+    legacy_states: usize,
+    /// Worker threads (games are independent).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Write the engine's decision points here (JSON lines).
+    #[arg(long)]
+    record: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Policy {
+    Engine,
+    AdvanceOrThrow,
+    Baseline,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RulesetArg {
+    General,
+    Sichuan,
+    Riichi,
+}
+
+impl From<RulesetArg> for Ruleset {
+    fn from(r: RulesetArg) -> Ruleset {
+        match r {
+            RulesetArg::General => Ruleset::General,
+            RulesetArg::Sichuan => Ruleset::Sichuan,
+            RulesetArg::Riichi => Ruleset::Riichi,
+        }
+    }
+}
+
+/// One game's result with its decision times (wall clock, thread CPU).
+struct Played {
+    game: Game,
+    times: Vec<(Duration, Duration)>,
+}
+
+fn decide(policy: Policy, p: &DecisionPoint, budget: Duration, legacy_states: usize) -> Choice {
+    match policy {
+        Policy::Engine => {
+            let advice =
+                suggest_discard(&p.hand, Some(p.draws_left), Some(Instant::now() + budget))
+                    .expect("a solitaire hand is a legal request");
+            let first = &advice.candidates[0];
+            Choice {
+                discard: first.tile,
+                reported_win: Some(first.win_probability),
+            }
+        }
+        Policy::AdvanceOrThrow => {
+            let (ranked, _) = legacy::rank_advance_or_throw(
+                &p.hand,
+                p.draws_left,
+                Some(Instant::now() + budget),
+                legacy_states,
+            );
+            Choice {
+                discard: ranked[0].0,
+                reported_win: Some(ranked[0].1),
+            }
+        }
+        Policy::Baseline => Choice {
+            discard: baseline_discard(&p.hand).expect("a hand has tiles"),
+            reported_win: None,
+        },
+    }
+}
+
+fn play_all(cli: &Cli, policy: Policy) -> Vec<Played> {
+    let ruleset: Ruleset = cli.ruleset.into();
+    let budget = Duration::from_millis(cli.budget_ms);
+    let next = Mutex::new(cli.seed);
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..cli.threads.max(1) {
+            s.spawn(|| {
+                loop {
+                    let seed = {
+                        let mut n = next.lock().unwrap();
+                        if *n >= cli.seed + cli.games {
+                            break;
+                        }
+                        *n += 1;
+                        *n - 1
+                    };
+                    let mut times = Vec::new();
+                    let game = play(seed, ruleset, |p| {
+                        let (t0, c0) = (Instant::now(), ThreadTime::now());
+                        let c = decide(policy, p, budget, cli.legacy_states);
+                        times.push((t0.elapsed(), c0.elapsed()));
+                        c
+                    });
+                    results.lock().unwrap().push(Played { game, times });
+                }
+            });
+        }
+    });
+    let mut out = results.into_inner().unwrap();
+    out.sort_by_key(|p| p.game.seed);
+    out
+}
+
+/// The JSON mapping of one decision point as a SuggestMahjongDiscardRequest.
+/// One `--record` line: a `bench/requests` envelope (`bench/requests/README.md`) of the
+/// `SuggestMahjongDiscardRequest` at decision `turn` (0-based) of wall `seed`, tagged by
+/// the hand's shanten before the discard (`shanten N`, `-1` for a winning hand).
+fn request_json(p: &DecisionPoint, ruleset: Ruleset, seed: u64, turn: usize) -> String {
+    let shanten = p.hand.shanten_forms().min();
+    let name = match ruleset {
+        Ruleset::General => "RULESET_GENERAL",
+        Ruleset::Sichuan => "RULESET_SICHUAN",
+        Ruleset::Riichi => "RULESET_RIICHI",
+    };
+    serde_json::json!({
+        "method": "gameai.v1.MahjongService/SuggestMahjongDiscard",
+        "tag": format!("shanten {shanten}"),
+        "source": format!("mahjong-solitaire wall {seed} decision {turn}"),
+        "request": {
+            "hand": p.hand.concealed().to_string(),
+            "visible": p.hand.visible().to_string(),
+            "drawsLeft": p.draws_left,
+            "ruleset": name,
+        },
+    })
+    .to_string()
+}
+
+/// Wilson-free normal interval half-width for a proportion.
+fn half_width(p: f64, n: f64) -> f64 {
+    1.96 * (p * (1.0 - p) / n).sqrt()
+}
+
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * q).round() as usize;
+    sorted[i]
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let ruleset: Ruleset = cli.ruleset.into();
+    println!(
+        "# mahjong-solitaire: {} walls from seed {}, {ruleset}, budget {} ms, {} thread(s)\n",
+        cli.games, cli.seed, cli.budget_ms, cli.threads
+    );
+    println!("Load average at start: {}\n", load_average());
+    let began = Instant::now();
+    let mut runs: Vec<(Policy, Vec<Played>)> = Vec::new();
+    for &policy in &cli.policies {
+        let t0 = Instant::now();
+        let played = play_all(&cli, policy);
+        eprintln!("{policy:?}: {:.0} s", t0.elapsed().as_secs_f64());
+        runs.push((policy, played));
+    }
+    if let Some(path) = &cli.record
+        && let Some((_, played)) = runs.iter().find(|(p, _)| *p == Policy::Engine)
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("record file"));
+        let mut lines = 0;
+        for p in played {
+            for (turn, (point, _)) in p.game.decisions.iter().enumerate() {
+                writeln!(f, "{}", request_json(point, ruleset, p.game.seed, turn)).expect("write");
+                lines += 1;
+            }
+        }
+        eprintln!("recorded {lines} decision points into {}", path.display());
+    }
+
+    println!("## Win rates\n");
+    println!("| policy | games | wins | win rate | 95 % interval |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for (policy, played) in &runs {
+        let n = played.len() as f64;
+        let wins = played.iter().filter(|p| p.game.won).count() as f64;
+        let rate = wins / n;
+        println!(
+            "| {policy:?} | {n} | {wins} | {rate:.4} | ±{:.4} |",
+            half_width(rate, n)
+        );
+    }
+    println!("\n## Paired differences (same walls)\n");
+    println!("| a − b | difference | 95 % interval | walls where they differ |");
+    println!("| --- | ---: | ---: | ---: |");
+    for (i, (pa, a)) in runs.iter().enumerate() {
+        for (pb, b) in runs.iter().skip(i + 1) {
+            let d: Vec<f64> = a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| f64::from(u8::from(x.game.won)) - f64::from(u8::from(y.game.won)))
+                .collect();
+            let n = d.len() as f64;
+            let mean = d.iter().sum::<f64>() / n;
+            let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            let half = 1.96 * (var / n).sqrt();
+            let differ = d.iter().filter(|&&x| x != 0.0).count();
+            println!(
+                "| {pa:?} − {pb:?} | {mean:+.4} | {:+.4} to {:+.4} | {differ} |",
+                mean - half,
+                mean + half
+            );
+        }
+    }
+    println!("\n## Time per decision (ms; wall clock, and the deciding thread's CPU time)\n");
+    println!("| policy | clock | decisions | median | p90 | p99 | max | mean |");
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (policy, played) in &runs {
+        for (clock, pick) in [("wall", 0), ("CPU", 1)] {
+            let mut t: Vec<f64> = played
+                .iter()
+                .flat_map(|p| {
+                    p.times
+                        .iter()
+                        .map(move |d| if pick == 0 { d.0 } else { d.1 }.as_secs_f64() * 1e3)
+                })
+                .collect();
+            t.sort_by(f64::total_cmp);
+            let mean = t.iter().sum::<f64>() / t.len().max(1) as f64;
+            println!(
+                "| {policy:?} | {clock} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {mean:.2} |",
+                t.len(),
+                percentile(&t, 0.5),
+                percentile(&t, 0.9),
+                percentile(&t, 0.99),
+                t.last().copied().unwrap_or(0.0)
+            );
+        }
+    }
+    for (policy, played) in &runs {
+        if *policy == Policy::Baseline {
+            continue;
+        }
+        println!("\n## Calibration: {policy:?}'s reported win probability at the first decision\n");
+        println!(
+            "| reported | games | mean reported | realised | realised − reported | 95 % interval |"
+        );
+        println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+        let mut bins = vec![(0usize, 0.0f64, 0usize); 10];
+        for p in played {
+            let Some((_, choice)) = p.game.decisions.first() else {
+                continue;
+            };
+            let Some(r) = choice.reported_win else {
+                continue;
+            };
+            let b = ((r * 10.0) as usize).min(9);
+            bins[b].0 += 1;
+            bins[b].1 += r;
+            bins[b].2 += usize::from(p.game.won);
+        }
+        for (i, &(n, sum, wins)) in bins.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let nf = n as f64;
+            let (rep, real) = (sum / nf, wins as f64 / nf);
+            println!(
+                "| {:.1}–{:.1} | {n} | {rep:.4} | {real:.4} | {:+.4} | ±{:.4} |",
+                i as f64 / 10.0,
+                (i + 1) as f64 / 10.0,
+                real - rep,
+                half_width(real, nf)
+            );
+        }
+    }
+    println!(
+        "\nLoad average at end: {}; {:.0} s in all.",
+        load_average(),
+        began.elapsed().as_secs_f64()
+    );
+}

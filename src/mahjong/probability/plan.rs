@@ -1,0 +1,814 @@
+//! The plan: a dynamic programme over hand states whose optimal policy is the engine's
+//! continuation after a discard (see the [module docs](super) for the model).
+//!
+//! # The policy class
+//!
+//! A line of play has at most one *change*: a draw that does not lower shanten may,
+//! once, be kept in place of another tile at the same shanten (tegawari, at shanten up to
+//! [`PlanConfig::exchange_up_to`]) or in place of a tile whose loss raises shanten by one
+//! (breaking down, from shanten up to [`PlanConfig::down_up_to`]); a first discard that
+//! raises shanten above the hand's best uses the change. Every other draw is kept when it
+//! lowers shanten (with any discard that keeps the new shanten) and thrown otherwise,
+//! as in the advance-or-throw class ([`PlanConfig::ADVANCE_OR_THROW`]: no change at all).
+//!
+//! # Values
+//!
+//! A 13-tile state `H` (shanten `s`, `r` draws left, pool size `M_r`) with useful kinds
+//! `k` (`c_k` copies, `A = Σ c_k`) and, while the change is unused, change kinds `m`
+//! (draws offering a change, `c_m` copies):
+//!
+//! ```text
+//! V(H, r) = Σ_k c_k / M_r · B_k(r - 1)
+//!         + Σ_m q_m · max(V(H, r - 1), max over changes x of V(x, r - 1))
+//!         + (1 - A / M_r - Σ_m q_m) · V(H, r - 1)
+//! q_m     = (1 - A / M_r) · c_m / (C - A),   C = Σ over every kind of its copies
+//! B_k(r)  = 1 if H + k wins, else max over advancing discards j of V(H + k - j, r)
+//! ```
+//!
+//! with `c` = the copies not in the hand (supply minus hand). On a line with no change
+//! this is the advance-or-throw recurrence, and by the nesting lemma of the module docs
+//! the counts are then the true ones: the values are **exact** for that class (the
+//! first discard's copy is counted one lower while it is useful, as there). Once a line
+//! has changed, kinds it threw may become useful again and the true pool holds fewer of
+//! them than `c` says: there the counts **approximate** (they ignore tiles drawn and
+//! thrown), and so does the split of the
+//! non-useful draws `q_m` (proportional to the copies, whatever was thrown). The plan's
+//! values are therefore estimates for the wider class; [`super::simulate`] measures the
+//! plan's real win probability under the exact model, with its standard error.
+//!
+//! Both arrays (win, tenpai at some point) belong to one policy: wherever a choice is
+//! made, the larger win value is taken, ties (within 1e-12) to the larger tenpai value.
+//!
+//! # Graph
+//!
+//! Every state keeps its edges (useful kinds with their 14-tile children, change kinds
+//! with their targets, the 14-tile states' discards), so that a simulation can follow
+//! the plan's choices and compute its control variate without search. Vectors and
+//! tables grow through [`super::store`], reserving from the engine memory budget first.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::mem::size_of;
+use std::time::Instant;
+
+use super::eval::{ALL_KINDS, Eval};
+use super::store::{map_room, table_bytes, vec_room};
+use super::{Odds, Stopped};
+use crate::memory_budget::{MemoryBudget, Reservation};
+
+/// Which changes a line of play may make (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlanConfig {
+    /// Highest shanten at which the one change may be a tegawari; `-1`: none.
+    pub exchange_up_to: i8,
+    /// Highest shanten from which the one change may break the hand down; `-1`: none.
+    pub down_up_to: i8,
+}
+
+impl PlanConfig {
+    /// No change at all: the advance-or-throw class (issue 6), exact values.
+    pub const ADVANCE_OR_THROW: PlanConfig = PlanConfig {
+        exchange_up_to: -1,
+        down_up_to: -1,
+    };
+
+    /// The engine's plan: a tegawari at tenpai or 1-shanten, or a break-down of a
+    /// tenpai hand with weak waits (at most [`WEAK_WAITS`] live copies).
+    pub const ONE_CHANGE: PlanConfig = PlanConfig {
+        exchange_up_to: 1,
+        down_up_to: 0,
+    };
+
+    /// Whether any change is allowed.
+    pub fn changes(&self) -> bool {
+        self.exchange_up_to >= 0 || self.down_up_to >= 0
+    }
+}
+
+/// Why the search stopped and how far it got.
+pub type PlanResult<T> = Result<T, Stopped>;
+
+/// One useful kind of a 13-tile state: its copies in the plan's count and the 14-tile
+/// child (or [`ONE`]: the draw wins).
+#[derive(Debug, Clone, Copy)]
+pub struct Useful {
+    /// The kind.
+    pub kind: u8,
+    /// Copies counted (supply minus hand, the first discard's variant applied).
+    pub copies: u8,
+    /// The 14-tile state, or [`ONE`].
+    pub child: u32,
+}
+
+/// One change kind of a 13-tile state: its copies and the targets (13-tile states
+/// whose change is used) in `targets[start..start + len]`.
+#[derive(Debug, Clone, Copy)]
+pub struct Change {
+    /// The kind drawn.
+    pub kind: u8,
+    /// Copies counted.
+    pub copies: u8,
+    /// First target in [`Planner::targets`].
+    pub start: u32,
+    /// Number of targets.
+    pub len: u32,
+}
+
+/// A 13-tile state.
+#[derive(Debug, Clone, Copy)]
+pub struct Node13 {
+    /// Its value arrays: `values[arena * stride ..]`, win for r = 0..=T then tenpai.
+    pub arena: u32,
+    /// Useful kinds: `useful[u0..u0 + un]`.
+    pub u0: u32,
+    /// Number of useful kinds.
+    pub un: u16,
+    /// Change kinds: `changes[c0..c0 + cn]`.
+    pub c0: u32,
+    /// Number of change kinds.
+    pub cn: u16,
+    /// Copies of the useful kinds (`A`).
+    pub useful_copies: u16,
+    /// Copies of every kind not in the hand (`C`).
+    pub all_copies: u16,
+    /// Whether a change can be taken in this state or a state that follows it; if not,
+    /// its values are those of the advance-or-throw class and exact.
+    pub changes_below: bool,
+}
+
+/// A 14-tile state after a useful draw: its discards are `targets[start..start + len]`.
+#[derive(Debug, Clone, Copy)]
+pub struct Node14 {
+    /// Its value arrays (as [`Node13::arena`]).
+    pub arena: u32,
+    /// First child in [`Planner::targets`].
+    pub start: u32,
+    /// Number of children.
+    pub len: u32,
+    /// Whether a change can be taken in a state that follows.
+    pub changes_below: bool,
+}
+
+/// A tenpai hand breaks down (if the plan allows it) only with at most this many live
+/// wait copies.
+pub const WEAK_WAITS: u32 = 4;
+
+/// Node id of the winning draw (values 1).
+pub const ONE: u32 = u32::MAX;
+/// Node id of a 13-tile state that can neither win nor reach tenpai (values 0).
+pub const ZERO: u32 = 0;
+
+/// Default memory bound of one planner: 256 MiB of arrays, nodes, edges and tables.
+pub const DEFAULT_MEMORY_BYTES: usize = 256 << 20;
+
+/// The planning DP for one decision: fixed melds, ruleset, supply, horizon `T`.
+pub struct Planner {
+    eval: Eval,
+    config: PlanConfig,
+    supply: [u8; 34],
+    horizon: usize,
+    /// `pool[r]` = pool size with `r` draws left.
+    pool: Vec<u32>,
+    memo13: HashMap<u128, u32, FastBuild>,
+    memo14: HashMap<u128, u32, FastBuild>,
+    /// Useful copies of the 13-tile hands weighed as change targets.
+    useful_memo: HashMap<u128, u32, FastBuild>,
+    /// Value arrays, `2 * (T + 1)` per state.
+    values: Vec<f64>,
+    /// 13-tile states; node 0 is [`ZERO`].
+    pub nodes13: Vec<Node13>,
+    /// 14-tile states.
+    pub nodes14: Vec<Node14>,
+    /// Useful edges.
+    pub useful: Vec<Useful>,
+    /// Change edges.
+    pub changes: Vec<Change>,
+    /// Targets of changes and discards of 14-tile states (13-tile node ids).
+    pub targets: Vec<u32>,
+    deadline: Option<Instant>,
+    state_limit: usize,
+    ticks: u64,
+    memory: Reservation,
+}
+
+impl Planner {
+    /// A planner for the 3n+2 `hand` (or a 3n+1 hand) with `unseen` the unseen pool,
+    /// `draws` the horizon (clamped to the pool), `eval` the shanten judge. `deadline`:
+    /// stop with [`Stopped::Deadline`] once it passes (checked every 256 states).
+    pub fn new(
+        eval: Eval,
+        config: PlanConfig,
+        hand: &[u8; 34],
+        unseen: &[u8; 34],
+        draws: u32,
+        deadline: Option<Instant>,
+    ) -> Planner {
+        let mut supply = [0u8; 34];
+        for k in 0..34 {
+            supply[k] = hand[k].saturating_add(unseen[k]);
+        }
+        let n: u32 = unseen.iter().map(|&c| u32::from(c)).sum();
+        let draws = draws.min(n);
+        let horizon = draws as usize;
+        let stride = 2 * (horizon + 1);
+        let mut planner = Planner {
+            eval,
+            config,
+            supply,
+            horizon,
+            pool: (0..=draws).map(|r| n - draws + r).collect(),
+            memo13: HashMap::default(),
+            memo14: HashMap::default(),
+            useful_memo: HashMap::default(),
+            values: vec![0.0; stride],
+            nodes13: vec![Node13 {
+                arena: 0,
+                u0: 0,
+                un: 0,
+                c0: 0,
+                cn: 0,
+                useful_copies: 0,
+                all_copies: 0,
+                changes_below: false,
+            }],
+            nodes14: Vec::new(),
+            useful: Vec::new(),
+            changes: Vec::new(),
+            targets: Vec::new(),
+            deadline,
+            state_limit: usize::MAX,
+            ticks: 0,
+            memory: MemoryBudget::global().reservation(),
+        };
+        planner.state_limit = DEFAULT_MEMORY_BYTES / planner.bytes_per_state();
+        planner
+    }
+
+    /// Draws memory from `budget` instead of the process's.
+    pub fn with_memory_budget(mut self, budget: &'static MemoryBudget) -> Planner {
+        self.memory = budget.reservation();
+        self
+    }
+
+    /// Sets the bound on states; [`Stopped::StateLimit`] beyond it.
+    pub fn with_state_limit(mut self, limit: usize) -> Planner {
+        self.state_limit = limit;
+        self
+    }
+
+    /// Rough bytes per state (arrays, node, edges, table slot), for the state bound.
+    pub fn bytes_per_state(&self) -> usize {
+        self.stride() * 8 + size_of::<Node13>() + 8 * size_of::<Useful>() + 48
+    }
+
+    /// Bytes held from the engine memory budget.
+    pub fn reserved_bytes(&self) -> usize {
+        self.memory.bytes()
+    }
+
+    /// The horizon `T`.
+    pub fn horizon(&self) -> u32 {
+        self.horizon as u32
+    }
+
+    /// The policy class.
+    pub fn config(&self) -> PlanConfig {
+        self.config
+    }
+
+    /// The shanten judge.
+    pub fn eval(&self) -> &Eval {
+        &self.eval
+    }
+
+    /// States evaluated (3n+1 and 3n+2).
+    pub fn states(&self) -> u64 {
+        (self.memo13.len() + self.memo14.len()) as u64
+    }
+
+    /// Pool size with `r` draws left.
+    pub fn pool_at(&self, r: usize) -> u32 {
+        self.pool[r.min(self.horizon)]
+    }
+
+    fn stride(&self) -> usize {
+        2 * (self.horizon + 1)
+    }
+
+    /// Win value of 13-tile node `n` with `r` draws left ([`ONE`] and [`ZERO`] too).
+    #[inline]
+    pub fn win13(&self, n: u32, r: usize) -> f64 {
+        if n == ONE {
+            return 1.0;
+        }
+        self.values[self.nodes13[n as usize].arena as usize * self.stride() + r]
+    }
+
+    /// Tenpai value of 13-tile node `n` with `r` draws left.
+    #[inline]
+    pub fn tenpai13(&self, n: u32, r: usize) -> f64 {
+        if n == ONE {
+            return 1.0;
+        }
+        let base = self.nodes13[n as usize].arena as usize * self.stride();
+        self.values[base + self.horizon + 1 + r]
+    }
+
+    /// Win and tenpai value of 14-tile node `n` ([`ONE`]: a win) with `r` draws left.
+    #[inline]
+    pub fn odds14(&self, n: u32, r: usize) -> (f64, f64) {
+        if n == ONE {
+            return (1.0, 1.0);
+        }
+        let base = self.nodes14[n as usize].arena as usize * self.stride();
+        (
+            self.values[base + r],
+            self.values[base + self.horizon + 1 + r],
+        )
+    }
+
+    /// The plan's choice among 13-tile nodes `options` with `r` draws left: the largest
+    /// win value, ties (1e-12) to the larger tenpai value, then the first.
+    pub fn choose(&self, options: impl Iterator<Item = u32>, r: usize) -> Option<u32> {
+        let mut best: Option<(u32, f64, f64)> = None;
+        for n in options {
+            let (w, t) = (self.win13(n, r), self.tenpai13(n, r));
+            if best.is_none_or(|(_, bw, bt)| better(w, t, bw, bt)) {
+                best = Some((n, w, t));
+            }
+        }
+        best.map(|b| b.0)
+    }
+
+    /// The 13-tile node a first discard `discard` of the 3n+2 `hand` leads to, with the
+    /// change available when `change` (the plan's rule: unless the discard raises
+    /// shanten above the hand's best). `None` if `discard` is not in `hand`.
+    pub fn root(
+        &mut self,
+        hand: &[u8; 34],
+        discard: usize,
+        change: bool,
+    ) -> PlanResult<Option<u32>> {
+        if discard >= 34 || hand[discard] == 0 {
+            return Ok(None);
+        }
+        let mut h = *hand;
+        h[discard] -= 1;
+        let s = self.eval.shanten(&h);
+        let right = change && self.config.changes();
+        self.node13(&mut h, s, Some(discard as u8), right, ALL_KINDS)
+            .map(Some)
+    }
+
+    /// The 13-tile node of a 3n+1 `hand` (no first discard: all its kinds' copies are
+    /// counted from the supply), change available when `change`.
+    pub fn root13(&mut self, hand: &[u8; 34], change: bool) -> PlanResult<u32> {
+        let mut h = *hand;
+        let s = self.eval.shanten(&h);
+        let right = change && self.config.changes();
+        self.node13(&mut h, s, None, right, ALL_KINDS)
+    }
+
+    /// Whether the values of 13-tile node `n` are exact (no change can be taken on any
+    /// line from it: the advance-or-throw recurrence with exact counts).
+    pub fn is_exact(&self, n: u32) -> bool {
+        n == ONE || !self.nodes13[n as usize].changes_below
+    }
+
+    /// Win and tenpai value of a 13-tile node with all `T` draws to come.
+    pub fn odds(&self, n: u32) -> Odds {
+        Odds {
+            win: self.win13(n, self.horizon),
+            tenpai: self.tenpai13(n, self.horizon),
+        }
+    }
+
+    /// Counts a state; stops at the state limit, and at the deadline (read every 16th
+    /// state: a state with changes is checked again per change kind).
+    fn tick(&mut self) -> PlanResult<()> {
+        self.ticks += 1;
+        if self.memo13.len() + self.memo14.len() >= self.state_limit {
+            return Err(Stopped::StateLimit(self.state_limit));
+        }
+        if self.ticks % 16 == 1 {
+            self.check_clock()?;
+        }
+        Ok(())
+    }
+
+    /// [`Stopped::Deadline`] once the deadline has passed.
+    fn check_clock(&self) -> PlanResult<()> {
+        match self.deadline {
+            Some(d) if Instant::now() >= d => Err(Stopped::Deadline),
+            _ => Ok(()),
+        }
+    }
+
+    /// Room for one more state of either kind and `edges` more edges / targets.
+    fn room(&mut self, edges: usize) -> PlanResult<()> {
+        let stride = self.stride();
+        vec_room(&mut self.values, stride, &mut self.memory)?;
+        vec_room(&mut self.nodes13, 1, &mut self.memory)?;
+        vec_room(&mut self.nodes14, 1, &mut self.memory)?;
+        vec_room(&mut self.useful, 34, &mut self.memory)?;
+        vec_room(&mut self.changes, 34, &mut self.memory)?;
+        vec_room(&mut self.targets, edges, &mut self.memory)?;
+        map_room(&mut self.memo13, &mut self.memory)?;
+        map_room(&mut self.memo14, &mut self.memory)
+    }
+
+    /// Bytes the structures have allocated (for the tests of the budget accounting).
+    pub fn allocated_bytes(&self) -> usize {
+        self.values.capacity() * 8
+            + self.nodes13.capacity() * size_of::<Node13>()
+            + self.nodes14.capacity() * size_of::<Node14>()
+            + self.useful.capacity() * size_of::<Useful>()
+            + self.changes.capacity() * size_of::<Change>()
+            + self.targets.capacity() * 4
+            + table_bytes::<u128, u32>(self.memo13.capacity())
+            + table_bytes::<u128, u32>(self.memo14.capacity())
+            + table_bytes::<u128, u32>(self.useful_memo.capacity())
+    }
+
+    /// Copies the plan counts for kind `k` of 13-tile hand `h` (supply minus hand, one
+    /// lower for the first discard's kind while the variant holds).
+    #[inline]
+    fn copies(&self, h: &[u8; 34], k: usize, variant: Option<u8>) -> i32 {
+        i32::from(self.supply[k]) - i32::from(h[k]) - i32::from(variant == Some(k as u8))
+    }
+
+    /// The 13-tile state `h` at shanten `s`. `variant = Some(d)`: the first discard was
+    /// `d`; its copies count one lower while `d` is useful (then the state is shared
+    /// with `None`). `right`: the change is still available. `candidates`: a superset
+    /// of the useful kinds (the kinds useful to the hand this one advanced from, by the
+    /// nesting lemma; every kind after a change).
+    fn node13(
+        &mut self,
+        h: &mut [u8; 34],
+        s: i8,
+        variant: Option<u8>,
+        right: bool,
+        candidates: u64,
+    ) -> PlanResult<u32> {
+        let key = pack(h, variant, right);
+        if let Some(&i) = self.memo13.get(&key) {
+            return Ok(i);
+        }
+        // Shanten s needs s draws to tenpai and s + 1 to win: beyond the horizon every
+        // value is 0 (a changed line cannot get there faster).
+        if s > 0 && s as usize > self.horizon {
+            map_room(&mut self.memo13, &mut self.memory)?;
+            self.memo13.insert(key, ZERO);
+            return Ok(ZERO);
+        }
+        self.tick()?;
+        let exchange = right && s <= self.config.exchange_up_to;
+        let down = right && s <= self.config.down_up_to;
+        let mut scan = if exchange || down {
+            ALL_KINDS
+        } else {
+            candidates
+        };
+        if let Some(d) = variant {
+            scan |= 1 << d;
+        }
+        let after = self.eval.shanten_after_draws(h, scan);
+        let mut useful = [(0u8, 0u8); 34];
+        let mut n_useful = 0;
+        let mut useful_mask = 0u64;
+        let mut variant_useful = false;
+        let mut all_copies = 0u32;
+        for k in 0..34 {
+            let left = self.copies(h, k, variant);
+            if left > 0 {
+                all_copies += left as u32;
+            }
+            if h[k] >= 4 || after[k] >= s {
+                continue;
+            }
+            useful_mask |= 1 << k;
+            variant_useful |= variant == Some(k as u8);
+            if left > 0 {
+                useful[n_useful] = (k as u8, left as u8);
+                n_useful += 1;
+            }
+        }
+        if variant.is_some() && !variant_useful {
+            let i = self.node13(h, s, None, right, candidates)?;
+            map_room(&mut self.memo13, &mut self.memory)?;
+            self.memo13.insert(key, i);
+            return Ok(i);
+        }
+        // Children of the useful draws.
+        let mut kids = [(0u8, 0u8, ONE); 34];
+        let mut useful_copies = 0u32;
+        for (slot, &(k, left)) in kids.iter_mut().zip(&useful[..n_useful]) {
+            useful_copies += u32::from(left);
+            let child = if s <= 0 {
+                ONE
+            } else {
+                let k = k as usize;
+                h[k] += 1;
+                let c = self.node14(h, s - 1, variant, right, useful_mask);
+                h[k] -= 1;
+                c?
+            };
+            *slot = (k, left, child);
+        }
+        // Change kinds: draws that do not lower shanten, with their targets: per drawn
+        // kind the tegawari and the breaking-down discard whose hand has the most
+        // useful copies, kept only if that beats the state's own (a break from tenpai
+        // only when the waits are weak: at most `WEAK_WAITS` copies).
+        // (kind, copies, first target, targets) with the targets in `found`.
+        let mut change_kinds = [(0u8, 0u8, 0u8, 0u8); 34];
+        let mut n_changes = 0;
+        let mut found = [ZERO; 68];
+        let mut n_found = 0;
+        let down = down && (s > 0 || useful_copies <= WEAK_WAITS);
+        if exchange || down {
+            for m in 0..34 {
+                let left = self.copies(h, m, variant);
+                if left <= 0 || h[m] >= 4 || useful_mask & (1 << m) != 0 {
+                    continue;
+                }
+                // Weighing one drawn kind's changes is up to 14 * 34 shanten evaluations.
+                self.check_clock()?;
+                h[m] += 1;
+                let disc = self.eval.shanten_after_each_discard(h);
+                // (discard, its shanten, useful copies) of the best exchange and break.
+                let mut best: [Option<(usize, i8, u32)>; 2] = [None, None];
+                for j in 0..34 {
+                    if h[j] == 0 || j == m {
+                        continue;
+                    }
+                    let to = disc[j];
+                    let slot = if exchange && to == s {
+                        0
+                    } else if down && to == s + 1 {
+                        1
+                    } else {
+                        continue;
+                    };
+                    h[j] -= 1;
+                    let u = self.useful_copies(h, to, variant);
+                    h[j] += 1;
+                    let u = match u {
+                        Ok(u) => u,
+                        Err(e) => {
+                            h[m] -= 1;
+                            return Err(e);
+                        }
+                    };
+                    if u > useful_copies && best[slot].is_none_or(|b| u > b.2) {
+                        best[slot] = Some((j, to, u));
+                    }
+                }
+                let first = n_found;
+                for (j, to, _) in best.into_iter().flatten() {
+                    h[j] -= 1;
+                    let t = self.node13(h, to, variant, false, ALL_KINDS);
+                    h[j] += 1;
+                    match t {
+                        Ok(t) if t != ZERO => {
+                            found[n_found] = t;
+                            n_found += 1;
+                        }
+                        Ok(_) => {}
+                        Err(e) => {
+                            h[m] -= 1;
+                            return Err(e);
+                        }
+                    }
+                }
+                h[m] -= 1;
+                if n_found > first {
+                    change_kinds[n_changes] =
+                        (m as u8, left as u8, first as u8, (n_found - first) as u8);
+                    n_changes += 1;
+                }
+            }
+        }
+        self.room(n_found)?;
+        let id = self.nodes13.len() as u32;
+        let arena = (self.values.len() / self.stride()) as u32;
+        let u0 = self.useful.len() as u32;
+        for &(kind, copies, child) in &kids[..n_useful] {
+            self.useful.push(Useful {
+                kind,
+                copies,
+                child,
+            });
+        }
+        let c0 = self.changes.len() as u32;
+        let base = self.targets.len() as u32;
+        self.targets.extend_from_slice(&found[..n_found]);
+        for &(kind, copies, first, len) in &change_kinds[..n_changes] {
+            self.changes.push(Change {
+                kind,
+                copies,
+                start: base + u32::from(first),
+                len: u32::from(len),
+            });
+        }
+        let changes_below = n_changes > 0
+            || kids[..n_useful]
+                .iter()
+                .any(|&(_, _, c)| c != ONE && self.nodes14[c as usize].changes_below);
+        self.nodes13.push(Node13 {
+            arena,
+            u0,
+            un: n_useful as u16,
+            c0,
+            cn: n_changes as u16,
+            useful_copies: useful_copies as u16,
+            all_copies: all_copies as u16,
+            changes_below,
+        });
+        self.fill13(id, s <= 0);
+        self.memo13.insert(key, id);
+        Ok(id)
+    }
+
+    /// Computes the value arrays of 13-tile node `id` (the last arena slot to be) from
+    /// its edges; children are at lower arena slots, already computed.
+    fn fill13(&mut self, id: u32, tenpai: bool) {
+        let t = self.horizon;
+        let stride = self.stride();
+        let node = self.nodes13[id as usize];
+        let at = self.values.len();
+        self.values.resize(at + stride, 0.0);
+        let (done, own) = self.values.split_at_mut(at);
+        let (win, ten) = own.split_at_mut(t + 1);
+        let a = f64::from(node.useful_copies);
+        let rest = f64::from(node.all_copies) - a;
+        let useful = &self.useful[node.u0 as usize..(node.u0 + u32::from(node.un)) as usize];
+        let changes = &self.changes[node.c0 as usize..(node.c0 + u32::from(node.cn)) as usize];
+        let arena13 = |n: u32| self.nodes13[n as usize].arena as usize * stride;
+        for r in 1..=t {
+            let m_r = f64::from(self.pool[r]).max(a).max(1.0);
+            let (stay_w, stay_t) = (win[r - 1], ten[r - 1]);
+            let mut w = 0.0;
+            let mut tp = 0.0;
+            for e in useful {
+                let p = f64::from(e.copies) / m_r;
+                if e.child == ONE {
+                    w += p;
+                    tp += p;
+                } else {
+                    let c = self.nodes14[e.child as usize].arena as usize * stride;
+                    w += p * done[c + r - 1];
+                    tp += p * done[c + t + r];
+                }
+            }
+            let p_other = 1.0 - a / m_r;
+            let mut p_rest = p_other;
+            if rest > 0.0 {
+                for c in changes {
+                    let q = p_other * f64::from(c.copies) / rest;
+                    p_rest -= q;
+                    let (mut bw, mut bt) = (stay_w, stay_t);
+                    for &x in &self.targets[c.start as usize..(c.start + c.len) as usize] {
+                        let b = arena13(x);
+                        let (xw, xt) = (done[b + r - 1], done[b + t + r]);
+                        if better(xw, xt, bw, bt) {
+                            (bw, bt) = (xw, xt);
+                        }
+                    }
+                    w += q * bw;
+                    tp += q * bt;
+                }
+            }
+            w += p_rest * stay_w;
+            tp += p_rest * stay_t;
+            // Sums of fractions can exceed 1 by a rounding error; probabilities do not.
+            win[r] = w.clamp(0.0, 1.0);
+            ten[r] = tp.clamp(0.0, 1.0);
+        }
+        if tenpai {
+            ten.fill(1.0);
+        }
+    }
+
+    /// Useful copies (plan counts) of the 13-tile hand `h` at shanten `s`.
+    /// Memoised: neighbouring states weigh the same targets (a sibling's hand is often
+    /// one of them).
+    fn useful_copies(&mut self, h: &mut [u8; 34], s: i8, variant: Option<u8>) -> PlanResult<u32> {
+        let key = pack(h, variant, false);
+        if let Some(&u) = self.useful_memo.get(&key) {
+            return Ok(u);
+        }
+        let after = self.eval.shanten_after_each_draw(h);
+        let u = (0..34)
+            .filter(|&k| after[k] < s)
+            .map(|k| self.copies(h, k, variant).max(0) as u32)
+            .sum();
+        map_room(&mut self.useful_memo, &mut self.memory)?;
+        self.useful_memo.insert(key, u);
+        Ok(u)
+    }
+
+    /// The 14-tile state `h` after a useful draw (not winning): its discards that leave
+    /// shanten `target`.
+    fn node14(
+        &mut self,
+        h: &mut [u8; 34],
+        target: i8,
+        variant: Option<u8>,
+        right: bool,
+        candidates: u64,
+    ) -> PlanResult<u32> {
+        let key = pack(h, variant, right);
+        if let Some(&i) = self.memo14.get(&key) {
+            return Ok(i);
+        }
+        self.tick()?;
+        let after = self.eval.shanten_after_each_discard(h);
+        let mut kids = [ZERO; 14];
+        let mut n = 0;
+        for j in 0..34 {
+            if h[j] == 0 || after[j] != target {
+                continue;
+            }
+            h[j] -= 1;
+            let child = self.node13(h, target, variant, right, candidates);
+            h[j] += 1;
+            if n < kids.len() {
+                kids[n] = child?;
+                n += 1;
+            }
+        }
+        self.room(n)?;
+        let id = self.nodes14.len() as u32;
+        let arena = (self.values.len() / self.stride()) as u32;
+        let start = self.targets.len() as u32;
+        self.targets.extend_from_slice(&kids[..n]);
+        let changes_below = kids[..n]
+            .iter()
+            .any(|&k| self.nodes13[k as usize].changes_below);
+        self.nodes14.push(Node14 {
+            arena,
+            start,
+            len: n as u32,
+            changes_below,
+        });
+        let t = self.horizon;
+        let stride = self.stride();
+        let at = self.values.len();
+        self.values.resize(at + stride, 0.0);
+        for r in 0..=t {
+            if let Some(best) = self.choose(kids[..n].iter().copied(), r) {
+                let (w, tp) = (self.win13(best, r), self.tenpai13(best, r));
+                self.values[at + r] = w;
+                self.values[at + t + 1 + r] = tp;
+            }
+        }
+        self.memo14.insert(key, id);
+        Ok(id)
+    }
+}
+
+/// The plan's order on (win, tenpai) pairs: more win, ties (1e-12) to more tenpai.
+#[inline]
+pub fn better(w: f64, t: f64, bw: f64, bt: f64) -> bool {
+    w > bw + 1e-12 || ((w - bw).abs() <= 1e-12 && t > bt + 1e-12)
+}
+
+/// The state key: 3 bits per kind (counts 0..=4), the variant kind + 1 above them, and
+/// the change bit.
+fn pack(h: &[u8; 34], variant: Option<u8>, right: bool) -> u128 {
+    let mut key = 0u128;
+    for (i, &c) in h.iter().enumerate() {
+        key |= u128::from(c) << (3 * i);
+    }
+    if let Some(d) = variant {
+        key |= u128::from(d + 1) << 102;
+    }
+    key | u128::from(right) << 110
+}
+
+/// A multiply-fold hasher for the `u128` state keys (the std SipHash is several times
+/// slower; the keys are not attacker-chosen in a way that matters: the state count is
+/// bounded).
+#[derive(Default, Clone, Copy)]
+struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn write_u128(&mut self, v: u128) {
+        let lo = v as u64;
+        let hi = (v >> 64) as u64;
+        let x = (lo ^ hi.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = x ^ (x >> 32) ^ hi.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    }
+}
+
+type FastBuild = BuildHasherDefault<FastHasher>;

@@ -1,0 +1,106 @@
+//! Monte Carlo rollouts of the greedy advance-or-throw continuation, for hands too far
+//! from tenpai (or horizons too long) for the plan to fit the budget.
+//!
+//! The continuation: a draw that lowers shanten is kept, and the player discards, among
+//! the tiles whose discard keeps the new shanten, the one leaving the most useful copies
+//! it can see (ties to the lower tile); any other draw is thrown at once. Every rollout
+//! draws from a shuffled copy of the true pool (tiles drawn and thrown are gone), so the
+//! win rate over the rollouts is an unbiased estimate of this continuation's win
+//! probability under the model, with the binomial standard error. The same walls serve
+//! every candidate of a request (common random numbers), so their differences are
+//! estimated more tightly than their levels.
+
+use rand::Rng;
+
+use super::eval::Eval;
+use super::simulate::Moments;
+
+/// Rollouts of the greedy continuation from the 13-tile `hand` with the true pool
+/// `pool` and `draws` draws. Reuses its buffers between rollouts.
+pub struct Rollout<'a> {
+    eval: &'a Eval,
+    hand: [u8; 34],
+    pool: [u8; 34],
+    draws: u32,
+    wall: Vec<u8>,
+}
+
+impl<'a> Rollout<'a> {
+    /// Rollouts of `hand` (3n+1 tiles) with `pool` (copies per kind the player cannot
+    /// see) and `draws` draws (clamped to the pool).
+    pub fn new(eval: &'a Eval, hand: &[u8; 34], pool: &[u8; 34], draws: u32) -> Rollout<'a> {
+        let size: u32 = pool.iter().map(|&c| u32::from(c)).sum();
+        Rollout {
+            eval,
+            hand: *hand,
+            pool: *pool,
+            draws: draws.min(size),
+            wall: Vec::with_capacity(136),
+        }
+    }
+
+    /// One rollout on the wall order drawn from `rng`: `(won, tenpai reached)`.
+    pub fn run(&mut self, rng: &mut impl Rng) -> (bool, bool) {
+        let eval = self.eval;
+        self.wall.clear();
+        for (k, &c) in self.pool.iter().enumerate() {
+            for _ in 0..c {
+                self.wall.push(k as u8);
+            }
+        }
+        let mut h = self.hand;
+        let mut counts = self.pool;
+        let mut s = eval.shanten(&h);
+        let mut tenpai = s <= 0;
+        for r in (1..=self.draws).rev() {
+            // A hand that cannot reach tenpai in the draws left cannot win either.
+            if s > 0 && s as u32 > r {
+                break;
+            }
+            let i = rng.random_range(0..self.wall.len());
+            let m = self.wall.swap_remove(i) as usize;
+            counts[m] -= 1;
+            h[m] += 1;
+            let after = eval.shanten(&h);
+            if after == -1 {
+                return (true, true);
+            }
+            if after >= s {
+                h[m] -= 1;
+                continue;
+            }
+            let disc = eval.shanten_after_each_discard(&mut h);
+            let mut best: Option<(usize, u32)> = None;
+            for j in 0..34 {
+                if h[j] == 0 || disc[j] != after {
+                    continue;
+                }
+                h[j] -= 1;
+                let draws = eval.shanten_after_each_draw(&mut h);
+                let useful: u32 = (0..34)
+                    .filter(|&k| draws[k] < after)
+                    .map(|k| u32::from(counts[k]))
+                    .sum();
+                h[j] += 1;
+                if best.is_none_or(|(_, u)| useful > u) {
+                    best = Some((j, useful));
+                }
+            }
+            if let Some((j, _)) = best {
+                h[j] -= 1;
+            }
+            s = after;
+            tenpai |= s <= 0;
+        }
+        (false, tenpai)
+    }
+
+    /// Adds `n` rollouts to `win` and `tenpai` (1 for a success, 0 otherwise).
+    pub fn add(&mut self, n: u32, win: &mut Moments, tenpai: &mut Moments, rng: &mut impl Rng) {
+        for _ in 0..n {
+            let (w, t) = self.run(rng);
+            win.add(f64::from(u8::from(w)));
+            tenpai.add(f64::from(u8::from(t)));
+        }
+    }
+}

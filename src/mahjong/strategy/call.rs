@@ -1,0 +1,434 @@
+//! Call decisions on another player's discard: pass, chi, pon, open kan or win, each
+//! option valued like a discard candidate (the same tiers and continuations).
+
+use std::fmt;
+use std::time::Instant;
+
+use super::candidate::{Continuation, DiscardCandidate, Method};
+use super::clock::Clock;
+use super::discard::{FAR_STATES, PLAN_MAX_SHANTEN, rank_discards};
+use super::figures;
+use super::{DecisionError, resolve_draws};
+use crate::mahjong::caps::Caps;
+use crate::mahjong::hand::Hand;
+use crate::mahjong::meld::{Meld, MeldKind};
+use crate::mahjong::probability::eval::Eval;
+use crate::mahjong::probability::optimal::OptimalSolver;
+use crate::mahjong::probability::plan::{PlanConfig, Planner};
+use crate::mahjong::shanten::LackableSuits;
+use crate::mahjong::tile::Tile;
+use crate::mahjong::ukeire::Ukeire;
+
+/// Whose discard is on offer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum From {
+    /// The previous player (the only one chi may take from).
+    Left,
+    /// The player opposite.
+    Across,
+    /// The next player.
+    Right,
+}
+
+/// What to do with an offered discard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallAction {
+    /// Let it go.
+    Pass,
+    /// Call a sequence (from the left only).
+    Chi,
+    /// Call three of a kind.
+    Pon,
+    /// Call four of a kind (open kan), then draw a replacement tile.
+    Kan,
+    /// Win on the discard.
+    Win,
+}
+
+impl fmt::Display for CallAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CallAction::Pass => "pass",
+            CallAction::Chi => "chi",
+            CallAction::Pon => "pon",
+            CallAction::Kan => "kan",
+            CallAction::Win => "win",
+        })
+    }
+}
+
+/// The figures of one option: a probability with its standard error, how it was
+/// computed and the continuation it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OptionFigures {
+    /// Win probability (1 for a win on the discard).
+    pub win: f64,
+    /// Its standard error (0 when exact).
+    pub stderr: f64,
+    /// How it was computed.
+    pub method: Method,
+    /// The continuation it belongs to.
+    pub continuation: Continuation,
+}
+
+/// The answer to a call decision.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallAdvice {
+    /// The action.
+    pub action: CallAction,
+    /// The meld formed (offered tile included) for chi, pon and kan.
+    pub meld: Option<Meld>,
+    /// The discard after a chi or pon.
+    pub discard: Option<Tile>,
+    /// The chosen call's figures (for a pass: those of the best call the hand could
+    /// make, `None` if it can make none).
+    pub with_call: Option<OptionFigures>,
+    /// Passing's figures.
+    pub without_call: OptionFigures,
+    /// One sentence saying why.
+    pub reason: String,
+    /// The draws left used.
+    pub draws_left: u32,
+    /// Every figure used is exact.
+    pub exact: bool,
+    /// States the searches evaluated.
+    pub states: u64,
+    /// Paths simulated.
+    pub paths: u64,
+}
+
+/// Decides what to do with `offered`, discarded by the player `from`, given the 3n+1
+/// `hand` (whose `visible` does not include the offered tile).
+///
+/// Options, each valued by the win probability within the draws with the engine's
+/// continuation (as [`super::suggest_discard`] values a discard): WIN if the hand plus
+/// the tile is a winning hand (every ruleset here allows winning on a discard; yaku and
+/// furiten are out of scope); PON with two copies in hand; open KAN with three (its
+/// replacement draw counts as one more draw from the same pool); CHI from the left when
+/// the ruleset has chi, for each way the hand can make the sequence. After a chi or pon
+/// the best discard follows (no swap-calling restriction is modelled). The call the
+/// engine values highest is taken if it beats passing by more than 1e-12; otherwise
+/// PASS. The draws left are the same whichever option is taken (a call skips other
+/// players' turns; not modelled). The deadline is shared out between the options.
+///
+/// Errors: [`DecisionError::CallNeedsWaitingHand`], [`DecisionError::OfferedFifthCopy`],
+/// [`DecisionError::OfferedNotInSet`], [`DecisionError::DrawsBeyondPool`].
+pub fn suggest_call(
+    hand: &Hand,
+    offered: Tile,
+    from: From,
+    draws_left: Option<u32>,
+    deadline: Option<Instant>,
+) -> Result<CallAdvice, DecisionError> {
+    let tiles = hand.concealed().len();
+    if tiles % 3 != 1 {
+        return Err(DecisionError::CallNeedsWaitingHand(tiles));
+    }
+    let ruleset = hand.ruleset();
+    if offered.is_honour() && !ruleset.has_honours() {
+        return Err(DecisionError::OfferedNotInSet {
+            tile: offered,
+            ruleset,
+        });
+    }
+    let mut pool = hand.unseen();
+    if pool[offered.index()] == 0 {
+        return Err(DecisionError::OfferedFifthCopy(offered));
+    }
+    pool[offered.index()] -= 1;
+    let draws = resolve_draws(draws_left, &pool, ruleset)?;
+    let h = hand.concealed().0;
+    let x = offered.index();
+    let called = hand.called();
+    let lackable = hand.lackable();
+    let eval = Eval::new(called, ruleset, lackable).with_caps(hand.caps());
+
+    let mut won = h;
+    won[x] += 1;
+    let wins = eval.is_winning(&won);
+
+    // The options with a call, each a (meld, concealed hand after the call).
+    let mut calls: Vec<(CallAction, Meld, [u8; 34])> = Vec::new();
+    if h[x] >= 2 {
+        let mut after = h;
+        after[x] -= 2;
+        if let Some(m) = Meld::of_kind(MeldKind::Pon, offered) {
+            calls.push((CallAction::Pon, m, after));
+        }
+    }
+    if h[x] >= 3 {
+        let mut after = h;
+        after[x] -= 3;
+        if let Some(m) = Meld::of_kind(MeldKind::OpenKan, offered) {
+            calls.push((CallAction::Kan, m, after));
+        }
+    }
+    if from == From::Left && ruleset.allows_chi() && !offered.is_honour() {
+        let rank = offered.rank() as usize;
+        for first_rank in rank.saturating_sub(2).max(1)..=rank.min(7) {
+            let first = x + first_rank - rank;
+            let mut after = h;
+            let mut ok = true;
+            for (i, c) in after.iter_mut().enumerate().skip(first).take(3) {
+                if i != x {
+                    if *c == 0 {
+                        ok = false;
+                    } else {
+                        *c -= 1;
+                    }
+                }
+            }
+            if ok && let Some(m) = Meld::chi(Tile(first as u8)) {
+                calls.push((CallAction::Chi, m, after));
+            }
+        }
+    }
+
+    let advice = |action, meld, discard, with_call, without_call: Valued, reason, states, paths| {
+        let with: Option<Valued> = with_call;
+        CallAdvice {
+            action,
+            meld,
+            discard,
+            exact: without_call.figures.method == Method::Exact
+                && with.is_none_or(|w| w.figures.method == Method::Exact),
+            with_call: with.map(|w| w.figures),
+            without_call: without_call.figures,
+            reason,
+            draws_left: draws,
+            states,
+            paths,
+        }
+    };
+    let clock = Clock::new(deadline);
+    let share = 1.0 / (calls.len() + 1) as f64;
+    let pass = value_hand(&eval, &h, &pool, draws, clock.at(share));
+    let (mut states, mut paths) = (pass.states, pass.paths);
+    if wins {
+        let win = Valued {
+            figures: OptionFigures {
+                win: 1.0,
+                stderr: 0.0,
+                method: Method::Exact,
+                continuation: Continuation::Optimal,
+            },
+            value: 1.0,
+            discard: None,
+            states: 0,
+            paths: 0,
+        };
+        return Ok(advice(
+            CallAction::Win,
+            None,
+            None,
+            Some(win),
+            pass,
+            format!("{offered} completes the hand: win on the discard"),
+            states,
+            paths,
+        ));
+    }
+    let mut best: Option<(CallAction, Meld, Valued)> = None;
+    for (k, (action, meld, after)) in calls.iter().enumerate() {
+        let e = Eval::new(called + 1, ruleset, lackable_after(lackable, ruleset, meld))
+            .with_caps(caps_after(hand, meld));
+        let until = clock.at(share * (k + 2) as f64);
+        let v = if *action == CallAction::Kan {
+            let size: u32 = pool.iter().map(|&c| u32::from(c)).sum();
+            value_hand(&e, after, &pool, (draws + 1).min(size), until)
+        } else {
+            value_after_call(&e, after, &pool, draws, until)
+        };
+        states += v.states;
+        paths += v.paths;
+        if best.as_ref().is_none_or(|(_, _, b)| v.value > b.value) {
+            best = Some((*action, *meld, v));
+        }
+    }
+    Ok(match best {
+        Some((action, meld, v)) if v.value > pass.value + 1e-12 => {
+            let discard = v
+                .discard
+                .map(|d| format!(", discarding {d}"))
+                .unwrap_or_default();
+            let reason = format!(
+                "{action} {meld}{discard} raises the win probability from {:.4} to {:.4}",
+                pass.figures.win, v.figures.win
+            );
+            advice(
+                action,
+                Some(meld),
+                v.discard,
+                Some(v),
+                pass,
+                reason,
+                states,
+                paths,
+            )
+        }
+        Some((action, meld, v)) => {
+            let reason = format!(
+                "passing keeps a win probability of {:.4}; the best call ({action} {meld}) gives {:.4}",
+                pass.figures.win, v.figures.win
+            );
+            advice(
+                CallAction::Pass,
+                None,
+                None,
+                Some(v),
+                pass,
+                reason,
+                states,
+                paths,
+            )
+        }
+        None => advice(
+            CallAction::Pass,
+            None,
+            None,
+            None,
+            pass,
+            format!("no call can be made with {offered}"),
+            states,
+            paths,
+        ),
+    })
+}
+
+/// One option's figures, the engine's value for comparing options, and what it cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Valued {
+    figures: OptionFigures,
+    /// The engine's value (the plan's own, or the figure).
+    value: f64,
+    /// The discard after a chi or pon.
+    discard: Option<Tile>,
+    states: u64,
+    paths: u64,
+}
+
+impl Valued {
+    fn of(c: &DiscardCandidate, states: u64, paths: u64) -> Valued {
+        Valued {
+            figures: OptionFigures {
+                win: c.win_probability,
+                stderr: c.win_stderr,
+                method: c.method,
+                continuation: c.continuation,
+            },
+            value: c.rank.win,
+            discard: Some(c.tile),
+            states,
+            paths,
+        }
+    }
+}
+
+/// After a chi or pon: the best discard of the 3n+2 hand, valued as a discard decision.
+fn value_after_call(
+    eval: &Eval,
+    after: &[u8; 34],
+    pool: &[u8; 34],
+    draws: u32,
+    deadline: Option<Instant>,
+) -> Valued {
+    let ranked = rank_discards(eval, after, pool, draws, deadline);
+    match ranked.candidates.first() {
+        Some(c) => Valued::of(c, ranked.states, ranked.paths),
+        None => Valued {
+            figures: OptionFigures {
+                win: 0.0,
+                stderr: 0.0,
+                method: Method::Exact,
+                continuation: Continuation::Optimal,
+            },
+            value: 0.0,
+            discard: None,
+            states: ranked.states,
+            paths: ranked.paths,
+        },
+    }
+}
+
+/// A 3n+1 hand (passing, or after a kan) valued with the tiers of a discard decision.
+fn value_hand(
+    eval: &Eval,
+    h: &[u8; 34],
+    pool: &[u8; 34],
+    draws: u32,
+    deadline: Option<Instant>,
+) -> Valued {
+    let clock = Clock::new(deadline);
+    let mut c = DiscardCandidate::shell(Tile(0), eval.shanten(h), Ukeire::default());
+    let seed = figures::seed_of(h, pool, draws);
+    let size: u32 = pool.iter().map(|&c| u32::from(c)).sum();
+    let draws = draws.min(size);
+    if draws == 0 {
+        c.set_exact(
+            0.0,
+            if c.shanten <= 0 { 1.0 } else { 0.0 },
+            Continuation::Optimal,
+        );
+        return valued(&c, 0, 0);
+    }
+    if figures::optimal_fits(pool, draws, 1) {
+        let mut solver = OptimalSolver::new(*eval, clock.at(0.33));
+        if let Some((w, t)) = figures::optimal(&mut solver, h, pool, draws) {
+            c.set_exact(w, t, Continuation::Optimal);
+            return valued(&c, solver.states(), 0);
+        }
+    }
+    if c.shanten <= PLAN_MAX_SHANTEN {
+        let mut planner =
+            Planner::new(*eval, PlanConfig::ONE_CHANGE, h, pool, draws, clock.at(0.6));
+        if let Ok(root) = planner.root13(h, true) {
+            let paths =
+                figures::simulate_plan(&planner, root, pool, seed, 512, &clock, 0.9, &mut c);
+            return valued(&c, planner.states(), paths);
+        }
+    }
+    let mut planner = Planner::new(
+        *eval,
+        PlanConfig::ADVANCE_OR_THROW,
+        h,
+        pool,
+        draws,
+        clock.at(0.5),
+    )
+    .with_state_limit(FAR_STATES);
+    if let Ok(root) = planner.root13(h, false) {
+        let odds = planner.odds(root);
+        c.set_exact(odds.win, odds.tenpai, Continuation::AdvanceOrThrow);
+        return valued(&c, planner.states(), 0);
+    }
+    let (rolled, paths) = figures::rollouts(eval, &[*h], pool, draws, &[512], seed, &clock, 0.95);
+    rolled[0].write(&mut c);
+    valued(&c, planner.states(), paths)
+}
+
+fn valued(c: &DiscardCandidate, states: u64, paths: u64) -> Valued {
+    Valued {
+        discard: None,
+        ..Valued::of(c, states, paths)
+    }
+}
+
+/// Copy caps after calling `meld`: the hand's melds and the new one.
+fn caps_after(hand: &Hand, meld: &Meld) -> Caps {
+    let mut melds = hand.melds().to_vec();
+    melds.push(*meld);
+    Caps::from_melds(&melds)
+}
+
+/// Suits a SICHUAN hand may still lack after calling `meld` (its suit is ruled out).
+fn lackable_after(
+    lackable: LackableSuits,
+    ruleset: crate::mahjong::rules::Ruleset,
+    meld: &Meld,
+) -> LackableSuits {
+    if ruleset.requires_missing_suit() && !meld.tile().is_honour() {
+        lackable & !(1 << (meld.tile().index() / 9))
+    } else {
+        lackable
+    }
+}

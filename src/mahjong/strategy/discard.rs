@@ -1,0 +1,327 @@
+//! Discard decisions: rank every distinct discard of a 3n+2 hand and give each its win
+//! and tenpai probability (see [`super`] for the tiers and their budget).
+
+use std::time::Instant;
+
+use super::candidate::{Continuation, DiscardCandidate, compare_candidates, shells};
+use super::clock::Clock;
+use super::figures;
+use super::{DecisionError, resolve_draws};
+use crate::mahjong::hand::Hand;
+use crate::mahjong::probability::eval::Eval;
+use crate::mahjong::probability::optimal::OptimalSolver;
+use crate::mahjong::probability::plan::{PlanConfig, Planner};
+
+/// Highest shanten (of the best discard) the plan is tried at; farther hands go straight
+/// to the far tier.
+pub const PLAN_MAX_SHANTEN: i8 = 2;
+
+/// State bound of the far tier's advance-or-throw search (about 5 MiB with 17 draws):
+/// beyond it the far tier simulates instead.
+pub const FAR_STATES: usize = 20_000;
+
+/// Simulated paths of the plan for the best three candidates and for the others.
+const PLAN_PATHS: (u64, u64) = (512, 64);
+
+/// Greedy rollouts for shanten-keeping and for shanten-raising candidates.
+const ROLLOUTS: (u64, u64) = (256, 64);
+
+/// Hands up to this shanten weigh their shanten-raising discards exactly (advance or
+/// throw from one level up) and may prefer them; from farther, a raise is simulated and
+/// ranks after every keeping discard (BENCHMARKS.md: raising gains nothing in play).
+pub const RAISE_EXACT_UP_TO: i8 = 0;
+
+/// The answer to a discard decision.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiscardAdvice {
+    /// The 3n+2 hand is already a winning hand: declare it.
+    pub is_winning: bool,
+    /// Every distinct discard in the engine's order of preference, best first
+    /// ([`compare_candidates`]).
+    pub candidates: Vec<DiscardCandidate>,
+    /// The draws left used (given, or the default estimate).
+    pub draws_left: u32,
+    /// Every candidate's figures are exact.
+    pub exact: bool,
+    /// States the searches evaluated.
+    pub states: u64,
+    /// Simulated paths and rollouts.
+    pub paths: u64,
+}
+
+impl DiscardAdvice {
+    /// The suggested discard (the first candidate).
+    pub fn discard(&self) -> Option<crate::mahjong::tile::Tile> {
+        self.candidates.first().map(|c| c.tile)
+    }
+}
+
+/// Ranks every distinct discard of the 3n+2 `hand` by the probability of winning within
+/// `draws_left` draws (default: the estimate of [`crate::mahjong::probability::draws`]),
+/// stopping by `deadline`.
+///
+/// Errors: [`DecisionError::DiscardNeedsDrawnTile`] for a 3n+1 hand,
+/// [`DecisionError::DrawsBeyondPool`].
+pub fn suggest_discard(
+    hand: &Hand,
+    draws_left: Option<u32>,
+    deadline: Option<Instant>,
+) -> Result<DiscardAdvice, DecisionError> {
+    let tiles = hand.concealed().len();
+    if tiles % 3 != 2 {
+        return Err(DecisionError::DiscardNeedsDrawnTile(tiles));
+    }
+    let pool = hand.unseen();
+    let draws = resolve_draws(draws_left, &pool, hand.ruleset())?;
+    let eval = Eval::new(hand.called(), hand.ruleset(), hand.lackable()).with_caps(hand.caps());
+    let h = hand.concealed().0;
+    let ranked = rank_discards(&eval, &h, &pool, draws, deadline);
+    Ok(DiscardAdvice {
+        is_winning: eval.is_winning(&h),
+        candidates: ranked.candidates,
+        draws_left: draws,
+        exact: ranked.exact,
+        states: ranked.states,
+        paths: ranked.paths,
+    })
+}
+
+/// What one ranking computed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranked {
+    /// The candidates, best first.
+    pub candidates: Vec<DiscardCandidate>,
+    /// Every figure exact.
+    pub exact: bool,
+    /// States evaluated.
+    pub states: u64,
+    /// Paths simulated.
+    pub paths: u64,
+}
+
+/// Every distinct discard of the 3n+2 `h` with its figures, best first: `pool` is what
+/// the player cannot see, `draws` the horizon, `deadline` the work deadline.
+///
+/// Tiers, the first that fits: no draws left (exact, nothing to search); the optimal
+/// search for short horizons; the plan (hands up to [`PLAN_MAX_SHANTEN`]); the far tier
+/// (advance or throw within [`FAR_STATES`] states, else greedy rollouts).
+pub fn rank_discards(
+    eval: &Eval,
+    h: &[u8; 34],
+    pool: &[u8; 34],
+    draws: u32,
+    deadline: Option<Instant>,
+) -> Ranked {
+    let clock = Clock::new(deadline);
+    let mut cands = shells(eval, h, pool);
+    let best = cands.iter().map(|c| c.shanten).min().unwrap_or(0);
+    let size: u32 = pool.iter().map(|&c| u32::from(c)).sum();
+    let draws = draws.min(size);
+    let mut ranked = if draws == 0 {
+        for c in &mut cands {
+            let tenpai = if c.shanten <= 0 { 1.0 } else { 0.0 };
+            c.set_exact(0.0, tenpai, Continuation::Optimal);
+        }
+        Some(Ranked {
+            candidates: cands.clone(),
+            exact: true,
+            states: 0,
+            paths: 0,
+        })
+    } else {
+        None
+    };
+    if ranked.is_none() && figures::optimal_fits(pool, draws, cands.len()) {
+        ranked = optimal_tier(eval, h, pool, draws, &clock, &cands);
+    }
+    if ranked.is_none() && best <= PLAN_MAX_SHANTEN {
+        ranked = plan_tier(eval, h, pool, draws, &clock, &cands, best);
+    }
+    let mut ranked = ranked.unwrap_or_else(|| far_tier(eval, h, pool, draws, &clock, cands, best));
+    ranked.candidates.sort_by(compare_candidates);
+    ranked.exact = ranked
+        .candidates
+        .iter()
+        .all(|c| c.method == super::candidate::Method::Exact);
+    ranked
+}
+
+/// The exact optimum for every candidate, or `None` if the search does not fit (within
+/// a third of the budget).
+fn optimal_tier(
+    eval: &Eval,
+    h: &[u8; 34],
+    pool: &[u8; 34],
+    draws: u32,
+    clock: &Clock,
+    cands: &[DiscardCandidate],
+) -> Option<Ranked> {
+    let mut solver = OptimalSolver::new(*eval, clock.at(0.33));
+    let mut out = cands.to_vec();
+    for c in &mut out {
+        let mut left = *h;
+        left[c.tile.index()] -= 1;
+        let (w, t) = figures::optimal(&mut solver, &left, pool, draws)?;
+        c.set_exact(w, t, Continuation::Optimal);
+    }
+    Some(Ranked {
+        candidates: out,
+        exact: true,
+        states: solver.states(),
+        paths: 0,
+    })
+}
+
+/// The plan for every shanten-keeping candidate (with its one change) and, for a tenpai
+/// hand, the shanten-raising ones (advance or throw: the raise is the change); other
+/// raising candidates get greedy rollouts and rank after the keeping ones. `None` if the plan does not fit (within 60 % of the budget).
+fn plan_tier(
+    eval: &Eval,
+    h: &[u8; 34],
+    pool: &[u8; 34],
+    draws: u32,
+    clock: &Clock,
+    cands: &[DiscardCandidate],
+    best: i8,
+) -> Option<Ranked> {
+    let mut planner = Planner::new(*eval, PlanConfig::ONE_CHANGE, h, pool, draws, clock.at(0.6));
+    let mut out = cands.to_vec();
+    let mut roots = vec![None; out.len()];
+    // Keeping candidates first: they are the likely choices.
+    for (c, root) in out.iter().zip(roots.iter_mut()) {
+        if c.shanten == best {
+            *root = Some(planner.root(h, c.tile.index(), true).ok()??);
+        }
+    }
+    // Breaking a tenpai hand at once is worth weighing (a weak wait): advance or throw
+    // from 1-shanten is cheap. Farther raises go to rollouts and rank after.
+    for (c, root) in out.iter().zip(roots.iter_mut()) {
+        if c.shanten > best && best <= RAISE_EXACT_UP_TO {
+            *root = Some(planner.root(h, c.tile.index(), false).ok()??);
+        }
+    }
+    let seed = figures::seed_of(h, pool, draws);
+    // The best three by the plan's value get the most paths.
+    let mut order: Vec<usize> = (0..out.len()).filter(|&i| roots[i].is_some()).collect();
+    order.sort_by(|&a, &b| {
+        let (va, vb) = (
+            planner.odds(roots[a].unwrap()),
+            planner.odds(roots[b].unwrap()),
+        );
+        vb.win
+            .total_cmp(&va.win)
+            .then(vb.tenpai.total_cmp(&va.tenpai))
+    });
+    let mut paths = 0;
+    for (rank, &i) in order.iter().enumerate() {
+        let root = roots[i].unwrap();
+        let max = if rank < 3 { PLAN_PATHS.0 } else { PLAN_PATHS.1 };
+        paths += figures::simulate_plan(&planner, root, pool, seed, max, clock, 0.85, &mut out[i]);
+        if out[i].shanten > best {
+            // A raise spends the change: the plan is advance or throw from there.
+            out[i].continuation = Continuation::AdvanceOrThrow;
+        }
+    }
+    // Raising candidates of a 2-shanten hand: greedy rollouts, ranked after.
+    let far: Vec<usize> = (0..out.len()).filter(|&i| roots[i].is_none()).collect();
+    if !far.is_empty() {
+        let hands: Vec<[u8; 34]> = far
+            .iter()
+            .map(|&i| {
+                let mut left = *h;
+                left[out[i].tile.index()] -= 1;
+                left
+            })
+            .collect();
+        let want = vec![ROLLOUTS.1; far.len()];
+        let (rolled, n) = figures::rollouts(eval, &hands, pool, draws, &want, seed, clock, 0.95);
+        paths += n;
+        for (&i, r) in far.iter().zip(&rolled) {
+            r.write(&mut out[i]);
+            out[i].rank.class = 1;
+        }
+    }
+    Some(Ranked {
+        candidates: out,
+        exact: false,
+        states: planner.states(),
+        paths,
+    })
+}
+
+/// Hands beyond the plan: advance or throw for the shanten-keeping candidates within
+/// [`FAR_STATES`] states (exact figures), else greedy rollouts ranked by shanten and
+/// ukeire first; the shanten-raising candidates always get greedy rollouts and rank
+/// after the keeping ones.
+fn far_tier(
+    eval: &Eval,
+    h: &[u8; 34],
+    pool: &[u8; 34],
+    draws: u32,
+    clock: &Clock,
+    mut out: Vec<DiscardCandidate>,
+    best: i8,
+) -> Ranked {
+    let mut planner = Planner::new(
+        *eval,
+        PlanConfig::ADVANCE_OR_THROW,
+        h,
+        pool,
+        draws,
+        clock.at(0.5),
+    )
+    .with_state_limit(FAR_STATES);
+    let mut exact = vec![false; out.len()];
+    let mut fits = true;
+    for (c, e) in out.iter_mut().zip(exact.iter_mut()) {
+        if c.shanten != best || !fits {
+            continue;
+        }
+        match planner.root(h, c.tile.index(), false) {
+            Ok(Some(root)) => {
+                let odds = planner.odds(root);
+                c.set_exact(odds.win, odds.tenpai, Continuation::AdvanceOrThrow);
+                *e = true;
+            }
+            _ => fits = false,
+        }
+    }
+    if !fits {
+        exact.fill(false);
+    }
+    let rest: Vec<usize> = (0..out.len()).filter(|&i| !exact[i]).collect();
+    let hands: Vec<[u8; 34]> = rest
+        .iter()
+        .map(|&i| {
+            let mut left = *h;
+            left[out[i].tile.index()] -= 1;
+            left
+        })
+        .collect();
+    let want: Vec<u64> = rest
+        .iter()
+        .map(|&i| {
+            if out[i].shanten == best {
+                ROLLOUTS.0
+            } else {
+                ROLLOUTS.1
+            }
+        })
+        .collect();
+    let seed = figures::seed_of(h, pool, draws);
+    let (rolled, paths) = figures::rollouts(eval, &hands, pool, draws, &want, seed, clock, 0.95);
+    for (&i, r) in rest.iter().zip(&rolled) {
+        r.write(&mut out[i]);
+        if out[i].shanten == best {
+            out[i].rank.by_shape = true;
+        } else {
+            out[i].rank.class = 1;
+        }
+    }
+    Ranked {
+        candidates: out,
+        exact: false,
+        states: planner.states(),
+        paths,
+    }
+}
