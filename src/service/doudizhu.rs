@@ -346,6 +346,12 @@ async fn suggest_bid(
             nodes: u64::from(response.deals),
             exact: !simulate,
             budget_ms: u32::try_from(budget.as_millis()).unwrap_or(u32::MAX),
+            // The simulated deals are the Monte Carlo samples of the estimate.
+            samples: if simulate {
+                u64::from(response.deals)
+            } else {
+                0
+            },
         }),
         ..response
     }))
