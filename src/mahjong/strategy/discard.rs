@@ -159,8 +159,7 @@ fn optimal_tier(
     let mut solver = OptimalSolver::new(*eval, clock.at(0.33));
     let mut out = cands.to_vec();
     for c in &mut out {
-        let mut left = *h;
-        left[c.tile.index()] -= 1;
+        let left = without(h, c.tile.index());
         let (w, t) = figures::optimal(&mut solver, &left, pool, draws)?;
         c.set_exact(w, t, Continuation::Optimal);
     }
@@ -225,14 +224,7 @@ fn plan_tier(
     // Raising candidates of a 2-shanten hand: greedy rollouts, ranked after.
     let far: Vec<usize> = (0..out.len()).filter(|&i| roots[i].is_none()).collect();
     if !far.is_empty() {
-        let hands: Vec<[u8; 34]> = far
-            .iter()
-            .map(|&i| {
-                let mut left = *h;
-                left[out[i].tile.index()] -= 1;
-                left
-            })
-            .collect();
+        let hands = hands_after(h, &out, &far);
         let want = vec![ROLLOUTS.1; far.len()];
         let (rolled, n) = figures::rollouts(eval, &hands, pool, draws, &want, seed, clock, 0.95);
         paths += n;
@@ -290,14 +282,7 @@ fn far_tier(
         exact.fill(false);
     }
     let rest: Vec<usize> = (0..out.len()).filter(|&i| !exact[i]).collect();
-    let hands: Vec<[u8; 34]> = rest
-        .iter()
-        .map(|&i| {
-            let mut left = *h;
-            left[out[i].tile.index()] -= 1;
-            left
-        })
-        .collect();
+    let hands = hands_after(h, &out, &rest);
     let want: Vec<u64> = rest
         .iter()
         .map(|&i| {
@@ -324,4 +309,19 @@ fn far_tier(
         states: planner.states(),
         paths,
     }
+}
+
+/// The 3n+1 hand left after discarding tile `index` from the 3n+2 hand `h`.
+fn without(h: &[u8; 34], index: usize) -> [u8; 34] {
+    let mut left = *h;
+    left[index] -= 1;
+    left
+}
+
+/// The hands left after each candidate `out[i]` for `i` in `which`.
+fn hands_after(h: &[u8; 34], out: &[DiscardCandidate], which: &[usize]) -> Vec<[u8; 34]> {
+    which
+        .iter()
+        .map(|&i| without(h, out[i].tile.index()))
+        .collect()
 }
