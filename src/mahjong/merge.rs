@@ -63,6 +63,72 @@ pub fn merge_scalar(parts: &[PartDistances; 4], melds_needed: usize) -> u8 {
     best
 }
 
+/// Three of the four parts convolved once, for many merges that differ in the fourth
+/// part only (a scan over the kinds of one suit): [`merge_with`] of them and a part
+/// equals [`merge`] of the four.
+#[derive(Clone, Copy)]
+pub struct Others {
+    #[cfg(target_arch = "x86_64")]
+    reg: std::arch::x86_64::__m128i,
+    #[cfg(not(target_arch = "x86_64"))]
+    lanes: Lanes,
+}
+
+/// The parts other than `parts[skip]`, convolved.
+#[inline(always)]
+pub fn others(parts: &[PartDistances; 4], skip: usize) -> Others {
+    let mut rest = [0; 3];
+    let mut n = 0;
+    for (i, &p) in parts.iter().enumerate() {
+        if i != skip {
+            rest[n] = p;
+            n += 1;
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so every x86_64 CPU has it.
+        Others {
+            reg: unsafe { sse2::three(&rest) },
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let ab = convolve(&unpack(rest[0]), &unpack(rest[1]));
+        Others {
+            lanes: convolve(&ab, &unpack(rest[2])),
+        }
+    }
+}
+
+/// [`merge`] of the parts in `others` and `part`: fewest draws to `melds_needed`
+/// (clamped to 4) melds and a pair.
+#[inline(always)]
+pub fn merge_with(others: &Others, part: PartDistances, melds_needed: usize) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: as in `others`.
+        unsafe { sse2::finish(others.reg, part, melds_needed) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        finish_scalar(&others.lanes, &unpack(part), melds_needed)
+    }
+}
+
+/// The last step of a merge: `abc` (three parts convolved) with the fourth part `d`.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn finish_scalar(abc: &Lanes, d: &Lanes, melds_needed: usize) -> u8 {
+    let m = melds_needed.min(4);
+    let mut best = u8::MAX;
+    for k in 0..=m {
+        best = best
+            .min(abc[0][k].saturating_add(d[1][m - k]))
+            .min(abc[1][k].saturating_add(d[0][m - k]));
+    }
+    best
+}
+
 /// Fewest draws to `melds_needed` (clamped to 4) melds and a pair from the four parts.
 #[inline(always)]
 pub fn merge(parts: &[PartDistances; 4], melds_needed: usize) -> u8 {
@@ -139,13 +205,26 @@ mod sse2 {
     #[inline]
     #[target_feature(enable = "sse2")]
     pub(super) fn merge(parts: &[PartDistances; 4], melds_needed: usize) -> u8 {
-        let m = melds_needed.min(4);
         let ab = convolve(parts[0], load(parts[1]));
         let abc = convolve(parts[2], ab);
+        finish(abc, parts[3], melds_needed)
+    }
+
+    /// Three parts convolved (register form).
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn three(parts: &[PartDistances; 3]) -> __m128i {
+        convolve(parts[2], convolve(parts[0], load(parts[1])))
+    }
+
+    /// The final step of a merge: three parts convolved (`abc`) with the fourth, `d`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn finish(abc: __m128i, d: PartDistances, melds_needed: usize) -> u8 {
+        let m = melds_needed.min(4);
         // Final step at the single target (m melds, pair): lane j pairs abc(j, ·) with
         // honours(m - j, other ·), so put the honours' distances in reversed order, the
         // pair half against abc's no-pair half and vice versa.
-        let d = parts[3];
         let dn = reverse_lanes(d & LOW_NIBBLES, m);
         let dp = reverse_lanes((d >> 4) & LOW_NIBBLES, m);
         let sums = _mm_adds_epu8(abc, _mm_set_epi64x(dn as i64, dp as i64));
@@ -190,7 +269,24 @@ mod tests {
                 parts[(i + 1) % 4] = EMPTY_PART;
             }
             for m in 0..=4 {
-                assert_eq!(merge(&parts, m), merge_scalar(&parts, m), "{parts:x?} {m}");
+                let want = merge_scalar(&parts, m);
+                assert_eq!(merge(&parts, m), want, "{parts:x?} {m}");
+                // Any three convolved first, the fourth last: the same number, by the
+                // platform's path and by the scalar one.
+                let skip = i % 4;
+                let o = others(&parts, skip);
+                assert_eq!(
+                    merge_with(&o, parts[skip], m),
+                    want,
+                    "{parts:x?} {m} {skip}"
+                );
+                let mut rest = parts;
+                rest[skip] = rest[3];
+                let abc = convolve(
+                    &convolve(&unpack(rest[0]), &unpack(rest[1])),
+                    &unpack(rest[2]),
+                );
+                assert_eq!(finish_scalar(&abc, &unpack(parts[skip]), m), want);
             }
         }
     }

@@ -4,7 +4,7 @@
 //! loop: one scan per hand state).
 
 use crate::mahjong::caps::Caps;
-use crate::mahjong::merge::merge;
+use crate::mahjong::merge::{self, merge};
 use crate::mahjong::rules::{Ruleset, SevenPairsRule};
 use crate::mahjong::shanten::{self, LackableSuits};
 use crate::mahjong::tables::{BARRED_PART, PartDistances};
@@ -121,6 +121,7 @@ impl Eval {
         let closed = (self.melds == 0 && (total == 13 || total == 14)).then(|| Closed::of(hand));
         let rule = self.ruleset.seven_pairs();
         let mut out = [shanten::NEVER; 34];
+        let mut others: [Option<merge::Others>; 4] = [None; 4];
         let mut bits = mask & ALL_KINDS;
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
@@ -135,10 +136,14 @@ impl Eval {
             hand[k] = c;
             let regular = if part == parts[suit] {
                 base_regular
-            } else {
+            } else if sichuan {
                 let mut p = parts;
                 p[suit] = part;
                 regular_of(&p)
+            } else {
+                // The other three parts convolved once per suit of the scan.
+                let o = others[suit].get_or_insert_with(|| merge::others(&parts, suit));
+                merge::merge_with(o, part, needed) as i8 - 1
             };
             out[k] = match &closed {
                 Some(closed) => {

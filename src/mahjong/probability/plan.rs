@@ -171,8 +171,8 @@ pub struct Planner {
     pool: Vec<u32>,
     memo13: HashMap<u128, u32, FastBuild>,
     memo14: HashMap<u128, u32, FastBuild>,
-    /// Useful copies of the 13-tile hands weighed as change targets.
-    useful_memo: HashMap<u128, u32, FastBuild>,
+    /// Useful kinds (bit mask) of the 13-tile hands weighed as change targets.
+    useful_memo: HashMap<u128, u64, FastBuild>,
     /// Value arrays, `2 * (T + 1)` per state.
     values: Vec<f64>,
     /// 13-tile states; node 0 is [`ZERO`].
@@ -427,7 +427,7 @@ impl Planner {
             + self.targets.capacity() * 4
             + table_bytes::<u128, u32>(self.memo13.capacity())
             + table_bytes::<u128, u32>(self.memo14.capacity())
-            + table_bytes::<u128, u32>(self.useful_memo.capacity())
+            + table_bytes::<u128, u64>(self.useful_memo.capacity())
     }
 
     /// Copies the plan counts for kind `k` of 13-tile hand `h` (supply minus hand, one
@@ -689,21 +689,32 @@ impl Planner {
         }
     }
 
-    /// Useful copies (plan counts) of the 13-tile hand `h` at shanten `s`.
-    /// Memoised: neighbouring states weigh the same targets (a sibling's hand is often
-    /// one of them).
+    /// Useful copies (plan counts) of the 13-tile hand `h` at shanten `s` (its
+    /// shanten). Memoised by the hand alone, as the mask of its useful kinds (which does
+    /// not depend on the variant, only the counts do): neighbouring states weigh the
+    /// same targets (a sibling's hand is often one of them), and so do the subtrees of
+    /// different first discards.
     fn useful_copies(&mut self, h: &mut [u8; 34], s: i8, variant: Option<u8>) -> PlanResult<u32> {
-        let key = pack(h, variant, false);
-        if let Some(&u) = self.useful_memo.get(&key) {
-            return Ok(u);
+        let key = pack(h, None, false);
+        let mask = match self.useful_memo.get(&key) {
+            Some(&mask) => mask,
+            None => {
+                let after = self.eval.shanten_after_each_draw(h);
+                let mask = (0..34)
+                    .filter(|&k| after[k] < s)
+                    .fold(0u64, |m, k| m | 1 << k);
+                map_room(&mut self.useful_memo, &mut self.memory)?;
+                self.useful_memo.insert(key, mask);
+                mask
+            }
+        };
+        let mut u = 0;
+        let mut bits = mask;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            u += self.copies(h, k, variant).max(0) as u32;
         }
-        let after = self.eval.shanten_after_each_draw(h);
-        let u = (0..34)
-            .filter(|&k| after[k] < s)
-            .map(|k| self.copies(h, k, variant).max(0) as u32)
-            .sum();
-        map_room(&mut self.useful_memo, &mut self.memory)?;
-        self.useful_memo.insert(key, u);
         Ok(u)
     }
 

@@ -51,6 +51,10 @@ impl<'a> Rollout<'a> {
         let mut h = self.hand;
         let mut counts = self.pool;
         let mut s = eval.shanten(&h);
+        // Shanten after each draw (`after_draw[m]` = shanten of `h + m`; every kind on
+        // the wall has fewer than 4 copies in hand): the scan of the discard chosen at
+        // the last advance, so a draw is judged without a shanten computation.
+        let mut after_draw = eval.shanten_after_each_draw(&mut h);
         let mut tenpai = s <= 0;
         for r in (1..=self.draws).rev() {
             // A hand that cannot reach tenpai in the draws left cannot win either.
@@ -60,17 +64,16 @@ impl<'a> Rollout<'a> {
             let i = rng.random_range(0..self.wall.len());
             let m = self.wall.swap_remove(i) as usize;
             counts[m] -= 1;
-            h[m] += 1;
-            let after = eval.shanten(&h);
+            let after = after_draw[m];
             if after == -1 {
                 return (true, true);
             }
             if after >= s {
-                h[m] -= 1;
                 continue;
             }
+            h[m] += 1;
             let disc = eval.shanten_after_each_discard(&mut h);
-            let mut best: Option<(usize, u32)> = None;
+            let mut best: Option<(usize, u32, [i8; 34])> = None;
             for j in 0..34 {
                 if h[j] == 0 || disc[j] != after {
                     continue;
@@ -82,12 +85,13 @@ impl<'a> Rollout<'a> {
                     .map(|k| u32::from(counts[k]))
                     .sum();
                 h[j] += 1;
-                if best.is_none_or(|(_, u)| useful > u) {
-                    best = Some((j, useful));
+                if best.is_none_or(|(_, u, _)| useful > u) {
+                    best = Some((j, useful, draws));
                 }
             }
-            if let Some((j, _)) = best {
+            if let Some((j, _, draws)) = best {
                 h[j] -= 1;
+                after_draw = draws;
             }
             s = after;
             tenpai |= s <= 0;

@@ -23,8 +23,12 @@ pub const FAR_STATES: usize = 20_000;
 /// Simulated paths of the plan for the best three candidates and for the others.
 const PLAN_PATHS: (u64, u64) = (512, 64);
 
-/// Greedy rollouts for shanten-keeping and for shanten-raising candidates.
-const ROLLOUTS: (u64, u64) = (256, 64);
+/// Greedy rollouts for the candidates that compete for the choice and for the others
+/// (the shanten-raising ones, which rank after every keeping one, and keeping ones
+/// behind the best on shape in the far tier): the others' figures are only reported, so
+/// they get the floor of [`figures::MIN_PATHS`] and say so by their larger standard
+/// error.
+const ROLLOUTS: (u64, u64) = (256, figures::MIN_PATHS);
 
 /// Hands up to this shanten weigh their shanten-raising discards exactly (advance or
 /// throw from one level up) and may prefer them; from farther, a raise is simulated and
@@ -221,7 +225,7 @@ fn plan_tier(
             out[i].continuation = Continuation::AdvanceOrThrow;
         }
     }
-    // Raising candidates of a 2-shanten hand: greedy rollouts, ranked after.
+    // Raising candidates of a 1- or 2-shanten hand: greedy rollouts, ranked after.
     let far: Vec<usize> = (0..out.len()).filter(|&i| roots[i].is_none()).collect();
     if !far.is_empty() {
         let hands = hands_after(h, &out, &far);
@@ -283,10 +287,16 @@ fn far_tier(
     }
     let rest: Vec<usize> = (0..out.len()).filter(|&i| !exact[i]).collect();
     let hands = hands_after(h, &out, &rest);
+    // Ranked by shape first, only the keeping candidates with the most ukeire compete.
+    let widest = rest
+        .iter()
+        .filter(|&&i| out[i].shanten == best)
+        .map(|&i| out[i].ukeire.total)
+        .max();
     let want: Vec<u64> = rest
         .iter()
         .map(|&i| {
-            if out[i].shanten == best {
+            if out[i].shanten == best && Some(out[i].ukeire.total) == widest {
                 ROLLOUTS.0
             } else {
                 ROLLOUTS.1
