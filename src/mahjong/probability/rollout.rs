@@ -1,9 +1,24 @@
 //! Monte Carlo rollouts of the greedy advance-or-throw continuation, for hands too far
 //! from tenpai (or horizons too long) for the plan to fit the budget.
 //!
-//! The continuation: a draw that lowers shanten is kept, and the player discards, among
-//! the tiles whose discard keeps the new shanten, the one leaving the most useful copies
-//! it can see (ties to the lower tile); any other draw is thrown at once. Every rollout
+//! The continuation (*greedy*), exactly, so that it can be simulated independently
+//! (`tests/mahjong_probability.rs` does):
+//!
+//! - Shanten is [`Eval::shanten`] (every form of the ruleset, copies in melds counted);
+//!   the hand starts at shanten `s` and `tenpai` is reached if `s <= 0` at the start.
+//! - After each draw `m`: if the 3n+2 hand wins, the rollout wins. If its shanten `s'`
+//!   is below `s`, the draw is kept and the player discards, among the tiles `j` of
+//!   the 3n+2 hand whose discard leaves shanten `s'`, the one whose 3n+1 hand has the
+//!   most *useful copies*: the sum, over the kinds `k` whose draw would bring it below
+//!   `s'`, of the copies of `k` still on the rollout's wall (the unseen pool minus every
+//!   tile drawn so far, `m` included). Ties go to the lowest tile in kind order (1m..9m,
+//!   1p..9p, 1s..9s, 1z..7z). Then `s = s'`, and tenpai is reached if `s' <= 0`.
+//! - Any other draw is thrown at once (tsumogiri).
+//! - The rollout ends after the draws (or when the wall is empty); a hand whose shanten
+//!   exceeds the draws left stops early (it can no longer reach tenpai, so neither
+//!   figure can change).
+//!
+//! Every rollout
 //! draws from a shuffled copy of the true pool (tiles drawn and thrown are gone), so the
 //! win rate over the rollouts is an unbiased estimate of this continuation's win
 //! probability under the model, with the binomial standard error. The same walls serve

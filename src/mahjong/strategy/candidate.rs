@@ -28,7 +28,9 @@ pub enum Continuation {
     /// the others.
     AdvanceOrThrow,
     /// Greedy advance or throw: keep the draws that lower shanten, discarding the tile that
-    /// leaves the most useful copies; throw the others.
+    /// leaves the most useful copies still unseen (ties to the lowest tile in kind
+    /// order); throw the others. Stated exactly in
+    /// [`crate::mahjong::probability::rollout`].
     Greedy,
 }
 
