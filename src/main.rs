@@ -49,9 +49,10 @@ struct Cli {
     #[arg(long, env = "GAMEAI_RPC_LOG_LEVEL", value_enum, default_value = "info")]
     rpc_log_level: RpcLogLevel,
 
-    /// Requests served at once, health and reflection excluded; beyond it a call is
-    /// answered RESOURCE_EXHAUSTED at once. Default: --engine-threads (every admitted
-    /// call computes at once; none queues). 0 = no limit.
+    /// Requests admitted at once, health and reflection excluded; beyond it a call is
+    /// answered RESOURCE_EXHAUSTED at once. Those beyond --engine-threads wait for an
+    /// engine thread, the wait counting against their deadline. Default: 2 x
+    /// --engine-threads (a call waits at most about one work budget). 0 = no limit.
     #[arg(long, env = "GAMEAI_MAX_INFLIGHT")]
     max_inflight: Option<usize>,
 

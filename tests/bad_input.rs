@@ -9,10 +9,9 @@
 //! at all. The expected reasons are the service's own words; each case's comment says
 //! why the request is wrong when that is not plain from the reason.
 
-#[path = "../src/bin/loadgen/client.rs"]
-mod client;
 mod common;
 
+use common::loadgen_client as client;
 use std::time::Duration;
 
 use bytes::Bytes;

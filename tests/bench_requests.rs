@@ -4,14 +4,12 @@
 //! searches stop early in this debug build (the lines carry no budget of their own,
 //! except the SEARCH lines' 100 ms).
 
-#[path = "../src/bin/loadgen/client.rs"]
-#[allow(dead_code)]
-mod client;
 mod common;
 #[path = "../src/bin/loadgen/requests.rs"]
 #[allow(dead_code)]
 mod requests;
 
+use common::loadgen_client as client;
 use std::time::Duration;
 
 use futures_util::StreamExt;

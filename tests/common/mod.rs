@@ -15,6 +15,13 @@ use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 
+/// The load generator's client: raw unary calls, transparent retry.
+#[path = "../../src/bin/loadgen/client.rs"]
+pub mod loadgen_client;
+/// Whether tonic failed a call that never left the client (the server never saw it).
+#[allow(unused_imports)]
+pub use loadgen_client::never_sent;
+
 /// The three game services, as health and reflection name them.
 pub const GAME_SERVICES: [&str; 3] = [
     "gameai.v1.DouDizhuService",
@@ -320,17 +327,4 @@ pub fn assert_invalid_argument(status: &tonic::Status, field: &str, reason: &str
         .expect("BadRequest details");
     assert_eq!(bad.field_violations.len(), 1, "{bad:?}");
     assert_eq!(bad.field_violations[0].field, field);
-}
-
-/// True when tonic failed a call that never left the client: hyper cancels the
-/// requests still queued for a connection that closes (after its GOAWAY, at an age
-/// limit or a drain). gRPC's C core and grpc-go retry such calls transparently; tonic
-/// 0.14 does not, so its callers must. The server never saw the call.
-pub fn never_sent(status: &tonic::Status) -> bool {
-    let transport =
-        std::error::Error::source(status).and_then(|e| e.downcast_ref::<tonic::transport::Error>());
-    let hyper = transport
-        .and_then(std::error::Error::source)
-        .and_then(|e| e.downcast_ref::<hyper::Error>());
-    status.code() == tonic::Code::Cancelled && hyper.is_some_and(hyper::Error::is_canceled)
 }

@@ -2,8 +2,8 @@
 """Overload: 3x the sustainable concurrency against a gameai server, with assertions.
 
 The server runs with `--max-inflight M` (the sustainable concurrency: the calls it
-admits at once; by default the server's own default, 4 per core, all computing at
-once) and `--engine-memory-mb E`. loadgen keeps 3M calls in flight for the duration,
+admits at once; by default the server's own default, 8 per core: 4 computing per core
+and as many waiting for an engine thread) and `--engine-memory-mb E`. loadgen keeps 3M calls in flight for the duration,
 over a mix of every RPC weighted to the hard ones (`--balance-methods`: each method an
 equal share, among them mahjong discards up to 6-shanten and Dou Dizhu SEARCH), and
 probes health on a connection of its own every 250 ms. Passes when:
@@ -33,8 +33,8 @@ def main():
     ap.add_argument("--binary", default=os.path.join(g.ROOT, "target/release/gameai"))
     ap.add_argument("--loadgen", default=os.path.join(g.ROOT, "target/release/loadgen"))
     ap.add_argument("--seconds", type=int, default=60)
-    ap.add_argument("--max-inflight", type=int, default=4 * (os.cpu_count() or 1),
-                    help="default: the server's, 4 per core")
+    ap.add_argument("--max-inflight", type=int, default=8 * (os.cpu_count() or 1),
+                    help="default: the server's, 2 x its engine threads (4 per core)")
     ap.add_argument("--factor", type=int, default=3)
     ap.add_argument("--engine-memory-mb", type=int, default=512)
     ap.add_argument("--shed-p99-ms", type=float, default=100.0)

@@ -1,6 +1,7 @@
-//! Sending pre-encoded requests: a pass-through codec and one unary call.
+//! Sending pre-encoded requests: a pass-through codec, one unary call, and the
+//! transparent retry of a call that never left the client.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::{Buf, BufMut, Bytes};
 use tonic::Status;
@@ -64,4 +65,51 @@ pub async fn unary(
     grpc.unary(request, path, RawCodec)
         .await
         .map(tonic::Response::into_inner)
+}
+
+/// Attempts of one call at most, the first included, when the earlier ones never left
+/// the client (see [`never_sent`]).
+pub const MAX_ATTEMPTS: u32 = 5;
+
+/// True when tonic failed a call that never left the client: hyper cancels the
+/// requests still queued for a connection that closes (after the server's GOAWAY, at
+/// `--max-connection-age-secs` or a drain) and answers them `CANCELLED: operation was
+/// canceled` without writing a byte. gRPC's C core, grpc-go and grpc-java retry such
+/// calls transparently (gRFC A6, "transparent retries"); tonic 0.14 does not, so its
+/// callers must. The server never saw the call.
+pub fn never_sent(status: &Status) -> bool {
+    let transport =
+        std::error::Error::source(status).and_then(|e| e.downcast_ref::<tonic::transport::Error>());
+    let hyper = transport
+        .and_then(std::error::Error::source)
+        .and_then(|e| e.downcast_ref::<hyper::Error>());
+    status.code() == tonic::Code::Cancelled && hyper.is_some_and(hyper::Error::is_canceled)
+}
+
+/// [`unary`] with the transparent retry of gRPC's own clients: a call that never left
+/// the client ([`never_sent`]) is sent again (the channel reconnects), up to
+/// [`MAX_ATTEMPTS`] in all and within the one deadline `timeout` from the first
+/// attempt. Returns the last attempt's result and the number of retries.
+pub async fn unary_retrying(
+    channel: Channel,
+    path: &str,
+    body: Bytes,
+    timeout: Duration,
+) -> (Result<Bytes, Status>, u32) {
+    let deadline = Instant::now() + timeout;
+    let mut retries = 0;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let result = unary(channel.clone(), path, body.clone(), left).await;
+        match result {
+            Err(status)
+                if never_sent(&status)
+                    && retries + 1 < MAX_ATTEMPTS
+                    && deadline > Instant::now() + Duration::from_millis(1) =>
+            {
+                retries += 1
+            }
+            result => return (result, retries),
+        }
+    }
 }

@@ -10,7 +10,12 @@
 //! `--warmup`. Reports throughput, the count per gRPC status code and latency
 //! p50/p90/p99/p99.9/max from HDR histograms, per method (or per method and tag with
 //! `--by-tag`) and in all; `--json` prints the same as one JSON object for scripts.
-//! A progress bar is drawn on stderr when it is a terminal.
+//! A progress bar is drawn on stderr when it is a terminal. At the end of the
+//! duration no new call is sent and the calls in flight are awaited (each bounded by
+//! `--timeout`) and counted. A call that never left the client (hyper cancels the
+//! requests queued for a connection that closes after its GOAWAY) is sent again, as
+//! gRPC's C core and grpc-go do, and counted as `transparent_retries`
+//! ([`client::unary_retrying`]).
 //!
 //! Only point it at servers you run: loopback or your own test hosts.
 //!

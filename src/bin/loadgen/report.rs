@@ -50,6 +50,9 @@ pub struct Group {
     pub by_code: BTreeMap<&'static str, Histogram<u64>>,
     /// First status message seen per non-OK code (to tell what went wrong).
     pub first_message: BTreeMap<&'static str, String>,
+    /// Attempts that never left the client (a connection closing after its GOAWAY)
+    /// and were sent again; the call's latency includes them.
+    pub transparent_retries: u64,
 }
 
 impl Group {
@@ -59,6 +62,7 @@ impl Group {
             all: histogram(),
             by_code: BTreeMap::new(),
             first_message: BTreeMap::new(),
+            transparent_retries: 0,
         }
     }
 
@@ -85,6 +89,7 @@ impl Group {
         for (code, m) in &other.first_message {
             self.first_message.entry(code).or_insert_with(|| m.clone());
         }
+        self.transparent_retries += other.transparent_retries;
     }
 
     pub fn calls(&self) -> u64 {
@@ -161,6 +166,7 @@ pub fn group_json(g: &Group, elapsed: Duration) -> Value {
         "latency_ms": percentiles_ms(&g.all),
         "latency_ms_by_code": by_code,
         "first_error_message": g.first_message,
+        "transparent_retries": g.transparent_retries,
     })
 }
 
@@ -226,6 +232,12 @@ pub fn text(s: &Value) -> String {
     {
         out.push_str(&format!("  first {code}: {}\n", m.as_str().unwrap_or("")));
     }
+    let retries = s["total"]["transparent_retries"].as_u64().unwrap_or(0);
+    if retries > 0 {
+        out.push_str(&format!(
+            "  {retries} transparent retries: attempts that never left the client (a connection closing after its GOAWAY), sent again\n"
+        ));
+    }
     if !s["send_lag_ms"].is_null() {
         let lag = &s["send_lag_ms"];
         out.push_str(&format!(
@@ -266,7 +278,9 @@ mod tests {
         );
         let mut b = Group::new("b".into());
         b.record(tonic::Code::Ok, Duration::from_micros(300), None);
+        b.transparent_retries = 2;
         a.merge(&b);
+        assert_eq!(a.transparent_retries, 2);
         assert_eq!(a.calls(), 3);
         assert_eq!(a.count("OK"), 2);
         assert_eq!(a.count("RESOURCE_EXHAUSTED"), 1);

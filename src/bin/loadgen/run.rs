@@ -89,6 +89,8 @@ pub struct Outcome {
 struct Sample {
     group: usize,
     code: tonic::Code,
+    /// Attempts that never left the client, sent again (see `client::never_sent`).
+    retries: u32,
     latency: Duration,
     lag: Option<Duration>,
     message: Option<String>,
@@ -129,14 +131,15 @@ async fn one_call(
     index: usize,
     channel: Channel,
     timeout: Duration,
-) -> (usize, tonic::Code, Option<String>) {
+) -> (usize, tonic::Code, Option<String>, u32) {
     let call = &plan_calls[index];
-    let result = client::unary(channel, &call.path, call.body.clone(), timeout).await;
+    let (result, retries) =
+        client::unary_retrying(channel, &call.path, call.body.clone(), timeout).await;
     let (code, message) = match result {
         Ok(_) => (tonic::Code::Ok, None),
         Err(status) => (status.code(), Some(status.message().to_string())),
     };
-    (group_of[index], code, message)
+    (group_of[index], code, message, retries)
 }
 
 /// Runs the plan to its end. `progress` is updated as calls finish.
@@ -157,6 +160,7 @@ pub async fn run(plan: Plan, progress: Arc<Progress>) -> Outcome {
         let mut last = None;
         while let Some(s) = rx.recv().await {
             recorded.groups[s.group].record(s.code, s.latency, s.message.as_deref());
+            recorded.groups[s.group].transparent_retries += u64::from(s.retries);
             if let Some(lag) = s.lag {
                 recorded.record_lag(lag);
             }
@@ -215,7 +219,7 @@ async fn closed_loop(
                     break;
                 };
                 let index = picker.pick(ticket.fetch_add(1, Ordering::Relaxed));
-                let (group, code, message) =
+                let (group, code, message, retries) =
                     one_call(&calls, &group_of, index, channel.clone(), timeout).await;
                 let done = Instant::now();
                 note(&progress, code);
@@ -223,6 +227,7 @@ async fn closed_loop(
                     let _ = tx.send(Sample {
                         group,
                         code,
+                        retries,
                         latency: done - start,
                         lag: None,
                         message,
@@ -287,7 +292,7 @@ async fn open_loop(
                 progress.clone(),
             );
             tasks.push(handle.spawn(async move {
-                let (group, code, message) =
+                let (group, code, message, retries) =
                     one_call(&calls, &group_of, index, channel, timeout).await;
                 let done = Instant::now();
                 drop(permit);
@@ -296,6 +301,7 @@ async fn open_loop(
                     let _ = tx.send(Sample {
                         group,
                         code,
+                        retries,
                         latency: done - intended,
                         lag: Some(sent.saturating_duration_since(intended)),
                         message,
@@ -333,7 +339,7 @@ async fn probe_health(channel: Channel, every: Duration, window: Arc<Window>) ->
     loop {
         ticker.tick().await;
         let t = Instant::now();
-        let result = client::unary(
+        let (result, _) = client::unary_retrying(
             channel.clone(),
             "/grpc.health.v1.Health/Check",
             bytes::Bytes::new(),
