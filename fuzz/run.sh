@@ -47,7 +47,7 @@ for t in "${targets[@]}"; do
   seeds=()
   [ -d "seeds/$t" ] && seeds=("seeds/$t")
   log=$(mktemp)
-  # -timeout: one input running 10 s is a hang (every budget here is 3 ms).
+  # -timeout: one input running 10 s is a hang (every budget here is 3 ms, 6 ms for SuggestDouDizhuPlay).
   if ! cargo fuzz run -s none "$t" "corpus/$t" "${seeds[@]}" -- \
       "${mode[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1; then
     tail -40 "$log"

@@ -14,6 +14,13 @@ use std::sync::LazyLock;
 /// execution stays in the millisecond range.
 pub const BUDGET_MS: u32 = 3;
 
+/// Work budget cap of `SuggestDouDizhuPlay` inputs, in milliseconds. The default mode
+/// searches only with at least `MIN_SEARCH_BUDGET` (5 ms) left and answers with the
+/// heuristic below it, so with [`BUDGET_MS`] the search would never run: inputs asking
+/// 6 ms or more (capped to 6) reach the search (sampled worlds, playouts, the exact
+/// endgame solver), the others the heuristic.
+pub const DOUDIZHU_PLAY_BUDGET_MS: u32 = 6;
+
 static RUNTIME: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
