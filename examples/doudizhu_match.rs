@@ -16,7 +16,12 @@
 //! `... -- default plain 200 1 32`. Players: `default` (the service's search),
 //! `heuristic`, `plain` (plain value playouts, no cooperation), `uniform` (no
 //! inference), `wide` (the extra candidates of `SearchConfig::wide`), `w16` / `w128` (16 / 128 worlds),
-//! `time50`, `time100`.
+//! `timeMS` (the default by the clock, MS milliseconds per decision, e.g. `time50`).
+//! Modifiers after `+` change one setting of `SearchConfig`: `wide`, `zF` (`prune_z`),
+//! `cN` (`candidates`), `sN` / `nN` (`solve_cards` / `solve_nodes`), `psN` / `pnN`
+//! (`playout_solve_cards` / `playout_solve_nodes`), `lmN` / `fmN` / `sbN` (the playout's
+//! landlord margin, farmer margin, safe bonus), `icN` / `ikN` (the inference's `cheap` /
+//! `costly` pass probabilities in thousandths); e.g. `time50+z3+wide`.
 
 use std::time::{Duration, Instant};
 
@@ -38,12 +43,14 @@ enum Player {
 }
 
 fn player(name: &str, worlds: u32) -> Result<Player, String> {
+    let mut parts = name.split('+');
+    let base = parts.next().unwrap_or_default();
     let mut c = SearchConfig {
         max_worlds: worlds,
         ..SearchConfig::default()
     };
-    let clock = |ms| Player::Search(SearchConfig::default(), Duration::from_millis(ms));
-    match name {
+    let mut time = Duration::from_secs(60);
+    match base {
         "default" => {}
         "heuristic" => return Ok(Player::Heuristic),
         "plain" => c.playout = Style::PLAIN,
@@ -51,11 +58,38 @@ fn player(name: &str, worlds: u32) -> Result<Player, String> {
         "wide" => c.wide = true,
         "w16" => c.max_worlds = 16,
         "w128" => c.max_worlds = 128,
-        "time50" => return Ok(clock(50)),
-        "time100" => return Ok(clock(100)),
-        _ => return Err(format!("unknown player '{name}'")),
+        _ => match base.strip_prefix("time").map(str::parse::<u64>) {
+            Some(Ok(ms)) => {
+                c.max_worlds = u32::MAX;
+                time = Duration::from_millis(ms);
+            }
+            _ => return Err(format!("unknown player '{name}'")),
+        },
     }
-    Ok(Player::Search(c, Duration::from_secs(60)))
+    for m in parts {
+        let (key, value) = m.split_at(m.find(|ch: char| ch.is_ascii_digit()).unwrap_or(m.len()));
+        let number = || {
+            value
+                .parse::<f64>()
+                .map_err(|e| format!("'{m}' in '{name}': {e}"))
+        };
+        match key {
+            "wide" => c.wide = true,
+            "z" => c.prune_z = number()?,
+            "c" => c.candidates = number()? as usize,
+            "s" => c.solve_cards = number()? as usize,
+            "n" => c.solve_nodes = number()? as u64,
+            "ps" => c.playout_solve_cards = number()? as usize,
+            "pn" => c.playout_solve_nodes = number()? as u64,
+            "lm" => c.playout.landlord_margin = number()? as i32,
+            "fm" => c.playout.farmer_margin = number()? as i32,
+            "sb" => c.playout.safe_bonus = number()? as i32,
+            "ic" => c.inference.cheap = number()? / 1000.0,
+            "ik" => c.inference.costly = number()? / 1000.0,
+            _ => return Err(format!("unknown modifier '{m}' in '{name}'")),
+        }
+    }
+    Ok(Player::Search(c, time))
 }
 
 fn decide(p: Player, st: &GameState) -> Option<Play> {

@@ -83,6 +83,10 @@ pub struct SearchConfig {
     /// by default until a match shows it helps (`examples/doudizhu_match.rs`, player
     /// `wide`).
     pub wide: bool,
+    /// A sampled candidate stops being tried when the leader's paired lead over it
+    /// exceeds this many standard errors (see [`prune`]); `f64::INFINITY` never prunes
+    /// on the lead.
+    pub prune_z: f64,
     /// Most worlds per decision (the deadline usually ends the search first; a cap makes
     /// a search reproducible whatever the machine's load, for tests and matches).
     pub max_worlds: u32,
@@ -102,6 +106,7 @@ impl Default for SearchConfig {
             inference: Inference::DEFAULT,
             playout: Style::DEFAULT,
             wide: false,
+            prune_z: PRUNE_Z,
             max_worlds: u32::MAX,
             memory: MemoryBudget::global(),
         }
@@ -303,7 +308,7 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
         rows.push(results.clone());
         count += 1;
         if all.is_none() && count >= PRUNE_AFTER && count.is_multiple_of(PRUNE_EVERY) {
-            prune(&rows, &won, &weight_of, &mut active);
+            prune(&rows, &won, &weight_of, cfg.prune_z, &mut active);
             if active.iter().filter(|&&a| a).count() == 1 {
                 break;
             }
@@ -409,7 +414,7 @@ const PRUNE_SAME: usize = 32;
 /// Successive pruning of sampled candidates: each one that the leader (highest share,
 /// ties to the earlier candidate) beats clearly in the worlds both were tried in, or
 /// matches in every one of many worlds, stops being tried.
-fn prune(rows: &[Vec<u8>], won: &[f64], weight_of: &[f64], active: &mut [bool]) {
+fn prune(rows: &[Vec<u8>], won: &[f64], weight_of: &[f64], z: f64, active: &mut [bool]) {
     let share = |i: usize| won[i] / weight_of[i].max(f64::MIN_POSITIVE);
     let Some(best) = (0..active.len())
         .filter(|&i| active[i])
@@ -432,7 +437,7 @@ fn prune(rows: &[Vec<u8>], won: &[f64], weight_of: &[f64], active: &mut [bool]) 
         }
         let mean = d.iter().sum::<f64>() / n;
         let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        let clearly_worse = mean > 0.0 && mean > PRUNE_Z * (var / n).sqrt();
+        let clearly_worse = mean > 0.0 && mean > z * (var / n).sqrt();
         let same = d.len() >= PRUNE_SAME && d.iter().all(|&x| x == 0.0) && best < c;
         if clearly_worse || same {
             active[c] = false;
