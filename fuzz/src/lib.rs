@@ -17,8 +17,8 @@ pub const BUDGET_MS: u32 = 3;
 /// Work budget cap of `SuggestDouDizhuPlay` inputs, in milliseconds. The default mode
 /// searches only with at least `MIN_SEARCH_BUDGET` (5 ms) left and answers with the
 /// heuristic below it, so with [`BUDGET_MS`] the search would never run: inputs asking
-/// 6 ms or more (capped to 6) reach the search (sampled worlds, playouts, the exact
-/// endgame solver), the others the heuristic.
+/// 0 (the server's default, the search) or 6 ms or more get 6 ms and reach the search
+/// (sampled worlds, playouts, the exact endgame solver), the others the heuristic.
 pub const DOUDIZHU_PLAY_BUDGET_MS: u32 = 6;
 
 static RUNTIME: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
