@@ -22,6 +22,9 @@
 //! benchmark (`loadgen --requests bench/requests/mahjong_game_states.jsonl`) and
 //! `tests/bench_requests.rs` read it.
 
+#[path = "shared/measure.rs"]
+mod measure;
+
 use std::io::Write;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -196,17 +199,11 @@ fn half_width(p: f64, n: f64) -> f64 {
 }
 
 fn percentile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let i = ((sorted.len() as f64 - 1.0) * q).round() as usize;
-    sorted[i]
+    measure::percentile(sorted, q).unwrap_or(0.0)
 }
 
 fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into())
+    measure::load_average().unwrap_or_else(|| "unknown".into())
 }
 
 fn main() {

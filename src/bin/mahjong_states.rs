@@ -15,6 +15,9 @@
 //!     --compare /tmp/before.jsonl
 //! ```
 
+#[path = "shared/measure.rs"]
+mod measure;
+
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -92,17 +95,11 @@ fn ruleset(name: &str) -> Ruleset {
 }
 
 fn percentile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let i = ((sorted.len() as f64 - 1.0) * q).round() as usize;
-    sorted[i]
+    measure::percentile(sorted, q).unwrap_or(f64::NAN)
 }
 
 fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_default()
+    measure::load_average().unwrap_or_default()
 }
 
 fn main() {
