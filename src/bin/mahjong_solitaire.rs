@@ -71,6 +71,10 @@ struct Cli {
     /// Write the engine's decision points here (JSON lines).
     #[arg(long)]
     record: Option<std::path::PathBuf>,
+    /// Print a progress line to stderr every N walls of each policy (0: only when a
+    /// policy finishes). Long runs (5,000 walls of three policies) take about an hour.
+    #[arg(long, default_value_t = 250)]
+    progress: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -139,6 +143,7 @@ fn play_all(cli: &Cli, policy: Policy) -> Vec<Played> {
     let budget = Duration::from_millis(cli.budget_ms);
     let next = Mutex::new(cli.seed);
     let results = Mutex::new(Vec::new());
+    let began = Instant::now();
     std::thread::scope(|s| {
         for _ in 0..cli.threads.max(1) {
             s.spawn(|| {
@@ -158,7 +163,16 @@ fn play_all(cli: &Cli, policy: Policy) -> Vec<Played> {
                         times.push((t0.elapsed(), c0.elapsed()));
                         c
                     });
-                    results.lock().unwrap().push(Played { game, times });
+                    let mut results = results.lock().unwrap();
+                    results.push(Played { game, times });
+                    let done = results.len() as u64;
+                    if cli.progress > 0 && done % cli.progress == 0 {
+                        eprintln!(
+                            "{policy:?}: {done}/{} walls, {:.0} s",
+                            cli.games,
+                            began.elapsed().as_secs_f64()
+                        );
+                    }
                 }
             });
         }
