@@ -166,7 +166,7 @@ fn play_all(cli: &Cli, policy: Policy) -> Vec<Played> {
                     let mut results = results.lock().unwrap();
                     results.push(Played { game, times });
                     let done = results.len() as u64;
-                    if cli.progress > 0 && done % cli.progress == 0 {
+                    if cli.progress > 0 && done.is_multiple_of(cli.progress) {
                         eprintln!(
                             "{policy:?}: {done}/{} walls, {:.0} s",
                             cli.games,
