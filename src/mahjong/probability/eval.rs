@@ -241,15 +241,18 @@ fn is_orphan(k: usize) -> bool {
 }
 
 impl Closed {
+    /// The statistics of no tiles.
+    const EMPTY: Closed = Closed {
+        distinct_pairs: [0; 4],
+        distinct_singles: [0; 4],
+        quad_pairs: [0; 4],
+        odd_kinds: [0; 4],
+        orphan_kinds: 0,
+        orphan_pairs: 0,
+    };
+
     fn of(hand: &[u8; 34]) -> Closed {
-        let mut out = Closed {
-            distinct_pairs: [0; 4],
-            distinct_singles: [0; 4],
-            quad_pairs: [0; 4],
-            odd_kinds: [0; 4],
-            orphan_kinds: 0,
-            orphan_pairs: 0,
-        };
+        let mut out = Closed::EMPTY;
         // Part by part over fixed ranges (no per-kind division or branch: this runs
         // once per scan, as often as the scans themselves).
         for (part, counts) in [&hand[0..9], &hand[9..18], &hand[18..27], &hand[27..34]]
@@ -381,14 +384,7 @@ mod tests {
 
     /// `Closed::of` by the definition, kind by kind (the first implementation).
     fn closed_by_definition(hand: &[u8; 34]) -> Closed {
-        let mut out = Closed {
-            distinct_pairs: [0; 4],
-            distinct_singles: [0; 4],
-            quad_pairs: [0; 4],
-            odd_kinds: [0; 4],
-            orphan_kinds: 0,
-            orphan_pairs: 0,
-        };
+        let mut out = Closed::EMPTY;
         for (k, &c) in hand.iter().enumerate() {
             let part = k / 9;
             out.distinct_pairs[part] += (c >= 2) as i8;
@@ -458,34 +454,8 @@ mod tests {
     fn scans_equal_full_shanten() {
         let mut rng = StdRng::seed_from_u64(34);
         for _ in 0..3000 {
-            let ruleset = Ruleset::ALL[rng.random_range(0..3)];
-            let melds = rng.random_range(0..=4u8);
-            let lackable = rng.random_range(0..8u8);
-            let kinds = if ruleset.has_honours() { 34 } else { 27 };
-            let size = 3 * (4 - melds as usize) + rng.random_range(1..=2);
-            let mut hand = [0u8; 34];
-            let mut n = 0;
-            while n < size {
-                // Clustered hands (few kinds) as well as spread ones.
-                let k = if rng.random_bool(0.5) {
-                    rng.random_range(0..kinds.min(12))
-                } else {
-                    rng.random_range(0..kinds)
-                };
-                if hand[k] < 4 {
-                    hand[k] += 1;
-                    n += 1;
-                }
-            }
-            // Copy caps from pretend meld tiles on a few kinds (as if pons or kans).
-            let mut held = [0u8; 34];
-            if melds > 0 && rng.random_bool(0.5) {
-                for _ in 0..rng.random_range(1..=3) {
-                    let k = rng.random_range(0..kinds);
-                    held[k] = rng.random_range(1..=4u8.saturating_sub(hand[k]).max(1));
-                }
-            }
-            let eval = Eval::new(melds, ruleset, lackable).with_caps(Caps::from_held(&held));
+            let extra = rng.random_range(1..=2);
+            let (eval, mut hand) = random_case(&mut rng, extra);
             let draws = eval.shanten_after_each_draw(&mut hand);
             let mask = rng.random::<u64>() & ALL_KINDS;
             let masked = eval.shanten_after_draws(&mut hand, mask);
@@ -501,11 +471,7 @@ mod tests {
             for k in 0..34 {
                 if hand[k] < 4 {
                     hand[k] += 1;
-                    assert_eq!(
-                        draws[k],
-                        eval.shanten(&hand),
-                        "draw {k} {hand:?} {ruleset:?} {melds} {lackable}"
-                    );
+                    assert_eq!(draws[k], eval.shanten(&hand), "draw {k} {hand:?} {eval:?}");
                     hand[k] -= 1;
                 }
                 if hand[k] > 0 {
@@ -513,7 +479,7 @@ mod tests {
                     assert_eq!(
                         discards[k],
                         eval.shanten(&hand),
-                        "discard {k} {hand:?} {ruleset:?} {melds} {lackable}"
+                        "discard {k} {hand:?} {eval:?}"
                     );
                     hand[k] += 1;
                 }
