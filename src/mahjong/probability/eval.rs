@@ -169,7 +169,9 @@ impl Eval {
         let closed = (self.melds == 0 && (total == 13 || total == 14))
             .then(|| Closed::of(hand))
             .filter(|c| {
-                c.minimum(rule, sichuan, self.lackable) - 1 < base_regular + i8::from(delta < 0)
+                // In i16: `base_regular` is NEVER (i8::MAX) when no suit may be lacked.
+                i16::from(c.minimum(rule, sichuan, self.lackable)) - 1
+                    < i16::from(base_regular) + i16::from(delta < 0)
             });
         let mut out = [shanten::NEVER; 34];
         let mut others: [Option<merge::Others>; 4] = [None; 4];
