@@ -472,22 +472,19 @@ impl Planner {
         if let Some(d) = variant {
             scan |= 1 << d;
         }
-        let after = self.eval.shanten_after_draws(h, scan);
+        let useful_mask = self.useful_mask(h, s, scan, |_| ALL_KINDS)?;
         let mut useful = [(0u8, 0u8); 34];
         let mut n_useful = 0;
-        let mut useful_mask = 0u64;
-        let mut variant_useful = false;
+        let variant_useful = variant.is_some_and(|d| useful_mask & (1 << d) != 0);
         let mut all_copies = 0u32;
         for k in 0..34 {
             let left = self.copies(h, k, variant);
             if left > 0 {
                 all_copies += left as u32;
             }
-            if h[k] >= 4 || after[k] >= s {
+            if useful_mask & (1 << k) == 0 {
                 continue;
             }
-            useful_mask |= 1 << k;
-            variant_useful |= variant == Some(k as u8);
             if left > 0 {
                 useful[n_useful] = (k as u8, left as u8);
                 n_useful += 1;
@@ -535,6 +532,11 @@ impl Planner {
                 self.check_clock()?;
                 h[m] += 1;
                 let disc = self.eval.shanten_after_each_discard(h);
+                // The regular form of `h + m - j + k` is bounded by that of `h + m + k`,
+                // for every `j`: one scan (when a discard's hand is not memoised) limits
+                // the kinds whose regular form is weighed for all of them.
+                let eval = self.eval;
+                let mut bound: Option<[i8; 34]> = None;
                 // (discard, its shanten, useful copies) of the best exchange and break.
                 let mut best: [Option<(usize, i8, u32)>; 2] = [None, None];
                 for j in 0..34 {
@@ -550,7 +552,18 @@ impl Planner {
                         continue;
                     };
                     h[j] -= 1;
-                    let u = self.useful_copies(h, to, variant);
+                    let u = self.useful_copies(h, to, variant, |x| {
+                        let b = bound.get_or_insert_with(|| {
+                            x[j] += 1;
+                            let b = eval.regular_after_each_draw(x);
+                            x[j] -= 1;
+                            b
+                        });
+                        // `j` itself: `h + m - j + j` is the 14-tile hand, not bounded.
+                        (0..34)
+                            .filter(|&k| b[k] < to)
+                            .fold(1u64 << j, |mask, k| mask | 1 << k)
+                    });
                     h[j] += 1;
                     let u = match u {
                         Ok(u) => u,
@@ -689,25 +702,47 @@ impl Planner {
         }
     }
 
-    /// Useful copies (plan counts) of the 13-tile hand `h` at shanten `s` (its
-    /// shanten). Memoised by the hand alone, as the mask of its useful kinds (which does
-    /// not depend on the variant, only the counts do): neighbouring states weigh the
-    /// same targets (a sibling's hand is often one of them), and so do the subtrees of
-    /// different first discards.
-    fn useful_copies(&mut self, h: &mut [u8; 34], s: i8, variant: Option<u8>) -> PlanResult<u32> {
+    /// The useful kinds (bit `k` = kind `k`) of the 13-tile hand `h` at shanten `s` (its
+    /// shanten): the kinds `k` with fewer than 4 copies in `h` whose draw lowers
+    /// shanten. `scan` is a superset of them (every kind, or the kinds useful to a hand
+    /// this one advanced from: the nesting lemma of the module docs). Memoised by the
+    /// hand alone, the set being a function of the hand (not of the variant, the change
+    /// bit or the path): a state's scan serves the change weighing of its neighbours,
+    /// whose targets are often states of the tree, and the other way round.
+    /// `regular`, called on a miss with `h`, gives the kinds whose regular form may be
+    /// below `s` (a superset; see [`Eval::shanten_after_draws_weighing`]).
+    fn useful_mask(
+        &mut self,
+        h: &mut [u8; 34],
+        s: i8,
+        scan: u64,
+        regular: impl FnOnce(&mut [u8; 34]) -> u64,
+    ) -> PlanResult<u64> {
         let key = pack(h, None, false);
-        let mask = match self.useful_memo.get(&key) {
-            Some(&mask) => mask,
-            None => {
-                let after = self.eval.shanten_after_each_draw(h);
-                let mask = (0..34)
-                    .filter(|&k| after[k] < s)
-                    .fold(0u64, |m, k| m | 1 << k);
-                map_room(&mut self.useful_memo, &mut self.memory)?;
-                self.useful_memo.insert(key, mask);
-                mask
-            }
-        };
+        if let Some(&mask) = self.useful_memo.get(&key) {
+            return Ok(mask);
+        }
+        let regular = regular(h);
+        let after = self.eval.shanten_after_draws_weighing(h, scan, regular);
+        let mask = (0..34)
+            .filter(|&k| after[k] < s)
+            .fold(0u64, |m, k| m | 1 << k);
+        map_room(&mut self.useful_memo, &mut self.memory)?;
+        self.useful_memo.insert(key, mask);
+        Ok(mask)
+    }
+
+    /// Useful copies (plan counts) of the 13-tile hand `h` at shanten `s` (its
+    /// shanten): [`Planner::useful_mask`] (neighbouring states weigh the same targets,
+    /// and so do the subtrees of different first discards), counted.
+    fn useful_copies(
+        &mut self,
+        h: &mut [u8; 34],
+        s: i8,
+        variant: Option<u8>,
+        regular: impl FnOnce(&mut [u8; 34]) -> u64,
+    ) -> PlanResult<u32> {
+        let mask = self.useful_mask(h, s, ALL_KINDS, regular)?;
         let mut u = 0;
         let mut bits = mask;
         while bits != 0 {
