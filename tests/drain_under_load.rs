@@ -1,6 +1,6 @@
 //! SIGTERM during sustained load (issue 12, "Drain"): the real binary, several clients
-//! calling back to back on their own connections, fast Dou Dizhu calls and slow mahjong
-//! calls mixed. After the signal: no call the server accepted fails, new connections
+//! calling back to back on their own connections, fast Dou Dizhu calls and slow gomoku
+//! searches mixed. After the signal: no call the server accepted fails, new connections
 //! are refused while the drain runs, and the process exits 0 within the grace period.
 
 mod common;
@@ -10,13 +10,24 @@ use std::time::{Duration, Instant};
 
 use common::{BinaryServer, channel_to, never_sent, wait_serving};
 use gameai::proto::dou_dizhu_service_client::DouDizhuServiceClient;
-use gameai::proto::mahjong_service_client::MahjongServiceClient;
-use gameai::proto::{ListDouDizhuPlaysRequest, Ruleset, SuggestMahjongDiscardRequest};
+use gameai::proto::gomoku_service_client::GomokuServiceClient;
+use gameai::proto::{GomokuPosition, ListDouDizhuPlaysRequest, SuggestGomokuMoveRequest};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tonic::Code;
 
-/// `--shutdown-grace-secs`: longer than any call here (the slow ones take 3 s).
+/// `--shutdown-grace-secs`: longer than any call here (the slow ones take at most 3 s).
 const GRACE_SECS: u64 = 6;
+
+/// The slow calls' budget. Their length is set by it, not by the engine's speed: the
+/// gomoku search starts no new iteration after half the budget and stops at the whole
+/// (`gomoku::search::Limits`), and three stones in the opening hold no forced win for it
+/// to prove early. So a slow call lasts 1.5 to 3 s on any machine.
+const SLOW_BUDGET_MS: u32 = 3000;
+
+/// How long after a slow call was sent the signal comes: the call then has at least
+/// 1.5 s - 200 ms left, well past the 300 ms at which the test looks for the drain.
+const SIGNAL_AFTER_SLOW_SENT: Duration = Duration::from_millis(200);
 
 /// One call as its client saw it.
 #[derive(Debug)]
@@ -26,21 +37,29 @@ struct Call {
     result: Result<(), tonic::Status>,
 }
 
-/// Calls back to back until a call fails or `stop` passes. `slow`: 3 s mahjong calls
-/// (a 5-shanten hand whose exact DP never fits its budget), else Dou Dizhu move lists
+/// Calls back to back until a call fails or `stop` passes. `slow`: gomoku searches of
+/// [`SLOW_BUDGET_MS`], each announced on `sent` as it is sent; else Dou Dizhu move lists
 /// (about a millisecond).
-async fn caller(channel: tonic::transport::Channel, slow: bool, stop: Instant) -> Vec<Call> {
-    let mut mahjong = MahjongServiceClient::new(channel.clone());
+async fn caller(
+    channel: tonic::transport::Channel,
+    slow: bool,
+    stop: Instant,
+    sent: mpsc::UnboundedSender<Instant>,
+) -> Vec<Call> {
+    let mut gomoku = GomokuServiceClient::new(channel.clone());
     let mut doudizhu = DouDizhuServiceClient::new(channel);
     let mut calls = Vec::new();
     while Instant::now() < stop {
         let began = Instant::now();
         let result = if slow {
-            mahjong
-                .suggest_mahjong_discard(SuggestMahjongDiscardRequest {
-                    hand: "49m12359p359s1237z".into(),
-                    ruleset: Ruleset::Riichi as i32,
-                    budget_ms: 3000,
+            let _ = sent.send(began);
+            gomoku
+                .suggest_gomoku_move(SuggestGomokuMoveRequest {
+                    position: Some(GomokuPosition {
+                        moves: "h8i9h9".into(),
+                        ..Default::default()
+                    }),
+                    budget_ms: SLOW_BUDGET_MS,
                     ..Default::default()
                 })
                 .await
@@ -91,16 +110,22 @@ fn sigterm_under_load_fails_no_accepted_call_and_refuses_new_connections() {
         async move {
             wait_serving(&channel_to(addr), "").await;
             // Six callers, each on its own connection: four fast, two slow.
-            let stop = Instant::now() + Duration::from_secs(8);
+            let stop = Instant::now() + Duration::from_secs(10);
+            let (sent_tx, mut sent) = mpsc::unbounded_channel();
             let mut callers = JoinSet::new();
             for i in 0..6 {
-                callers.spawn(caller(channel_to(addr), i >= 4, stop));
+                callers.spawn(caller(channel_to(addr), i >= 4, stop, sent_tx.clone()));
             }
-            tokio::time::sleep(Duration::from_millis(1500)).await;
+            drop(sent_tx);
+            // Load for a second, then signal shortly after the next slow call is sent.
+            tokio::time::sleep(Duration::from_millis(1000)).await;
+            while sent.try_recv().is_ok() {}
+            let slow_sent = sent.recv().await.expect("the slow callers are calling");
+            tokio::time::sleep_until((slow_sent + SIGNAL_AFTER_SLOW_SENT).into()).await;
             let signalled = Instant::now();
             server.lock().unwrap().sigterm();
-            // While the slow calls drain (they end 1.5 s after the signal), a new
-            // connection is refused.
+            // While the slow calls drain (the one just sent has over a second left), a
+            // new connection is refused.
             tokio::time::sleep(Duration::from_millis(300)).await;
             let alive =
                 |s: &Mutex<BinaryServer>| s.lock().unwrap().child.try_wait().unwrap().is_none();
