@@ -71,19 +71,41 @@ pub async fn unary(
 /// the client (see [`never_sent`]).
 pub const MAX_ATTEMPTS: u32 = 5;
 
-/// True when tonic failed a call that never left the client: hyper cancels the
-/// requests still queued for a connection that closes (after the server's GOAWAY, at
-/// `--max-connection-age-secs` or a drain) and answers them `CANCELLED: operation was
-/// canceled` without writing a byte. gRPC's C core, grpc-go and grpc-java retry such
-/// calls transparently (gRFC A6, "transparent retries"); tonic 0.14 does not, so its
-/// callers must. The server never saw the call.
+/// True when tonic failed a call that the server never processed, so that sending it
+/// again cannot run it twice:
+///
+/// - It never left the client: hyper cancels the requests still queued for a
+///   connection that closes (after the server's GOAWAY, at `--max-connection-age-secs`
+///   or a drain) and answers them `CANCELLED: operation was canceled` without writing
+///   a byte.
+/// - The server refused it unprocessed: a stream opened after the server's GOAWAY was
+///   sent, with an identifier above the graceful (`NO_ERROR`) GOAWAY's last stream
+///   identifier (h2 fails just those streams with the GOAWAY as a remote error; a
+///   GOAWAY with an error reason also fails processed streams, so it does not count),
+///   or reset with `REFUSED_STREAM`. RFC 9113
+///   §6.8 and §8.7: such a stream was not processed and may be retried.
+///
+/// gRPC's C core, grpc-go and grpc-java retry such calls transparently (gRFC A6,
+/// "transparent retries"); tonic 0.14 does not, so its callers must.
 pub fn never_sent(status: &Status) -> bool {
-    let transport =
-        std::error::Error::source(status).and_then(|e| e.downcast_ref::<tonic::transport::Error>());
-    let hyper = transport
-        .and_then(std::error::Error::source)
-        .and_then(|e| e.downcast_ref::<hyper::Error>());
-    status.code() == tonic::Code::Cancelled && hyper.is_some_and(hyper::Error::is_canceled)
+    let mut source = std::error::Error::source(status);
+    while let Some(error) = source {
+        if let Some(hyper) = error.downcast_ref::<hyper::Error>()
+            && hyper.is_canceled()
+            && status.code() == tonic::Code::Cancelled
+        {
+            return true;
+        }
+        if let Some(h2) = error.downcast_ref::<h2::Error>()
+            && h2.is_remote()
+            && ((h2.is_go_away() && h2.reason() == Some(h2::Reason::NO_ERROR))
+                || (h2.is_reset() && h2.reason() == Some(h2::Reason::REFUSED_STREAM)))
+        {
+            return true;
+        }
+        source = error.source();
+    }
+    false
 }
 
 /// [`unary`] with the transparent retry of gRPC's own clients: a call that never left
