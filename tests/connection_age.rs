@@ -145,17 +145,26 @@ async fn a_stream_outliving_the_age_and_its_grace_is_cut() {
 }
 
 /// `examples/python/steady_calls.py` through about eight age cycles, once with the
-/// retry policy turned off (every failure would be seen: this tests the server) and
-/// once with the shipped `examples/service_config.json` (this tests the config parses
-/// and works).
+/// shipped `examples/service_config.json` (retries on: the client must see no failure
+/// at all) and once with retries turned off (`grpc.enable_retries` 0), which tests the
+/// server: every call it processed succeeded, and the client lost none of them.
+///
+/// With retries off, gRPC's transparent retry (gRFC A6) is off too, and a call the
+/// client had queued on the connection as the server's first GOAWAY arrived fails on
+/// the client with `UNAVAILABLE: ... GOAWAY received` without ever reaching the
+/// server: a race between choosing a transport and its GOAWAY that the server cannot
+/// close (grpc-go #2767, grpc-java #8310; seen here once in a CI run, 1 of 81 calls).
+/// So the check is that such are the only failures, and that the server handled
+/// exactly the calls the clients saw succeed, all of them OK.
 #[tokio::test]
 #[ignore = "needs a Python with grpcio: set GAMEAI_TEST_PYTHON (CI does)"]
-async fn python_grpcio_clients_see_no_failure_across_age_cycles() {
+async fn python_grpcio_clients_lose_no_processed_call_across_age_cycles() {
     let python = std::env::var("GAMEAI_TEST_PYTHON")
         .expect("GAMEAI_TEST_PYTHON names a Python with grpcio and grpcio-tools");
     let server = start_server(aged_config(), server::engine_startup_tasks()).await;
     wait_serving(&server.channel, "").await;
     let accepted_before = accepted(&server.metrics_url).await;
+    let handled_before = discards_handled(&server.metrics_url).await;
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/examples/python/steady_calls.py"
@@ -172,6 +181,7 @@ async fn python_grpcio_clients_see_no_failure_across_age_cycles() {
             command.kill_on_drop(true).output()
         })
         .collect();
+    let mut client_ok = 0;
     for (output, retries) in futures_util::future::join_all(runs)
         .await
         .into_iter()
@@ -180,19 +190,52 @@ async fn python_grpcio_clients_see_no_failure_across_age_cycles() {
         let output = output.expect("run Python");
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            output.status.success(),
-            "retries {retries}: {stdout}\n{stderr}"
-        );
-        let report: serde_json::Value = serde_json::from_str(stdout.trim()).expect(&stdout);
+        let report: serde_json::Value = serde_json::from_str(stdout.trim())
+            .unwrap_or_else(|e| panic!("retries {retries}: {e}: {stdout}\n{stderr}"));
         let codes = report["codes"].as_object().unwrap();
-        assert_eq!(
-            codes.keys().collect::<Vec<_>>(),
-            ["OK"],
-            "retries {retries}: {report}"
-        );
+        let ok = codes
+            .get("OK")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0);
+        client_ok += ok;
         assert!(report["calls"].as_u64().unwrap() >= 20, "{report}");
+        if retries {
+            assert!(output.status.success(), "retries on: {stdout}\n{stderr}");
+            assert_eq!(
+                codes.keys().collect::<Vec<_>>(),
+                ["OK"],
+                "retries on: {report}"
+            );
+            continue;
+        }
+        // Retries off: only calls refused unprocessed by a GOAWAY may fail.
+        let unavailable = codes.get("UNAVAILABLE").and_then(serde_json::Value::as_u64);
+        assert_eq!(
+            ok + unavailable.unwrap_or(0),
+            report["calls"].as_u64().unwrap(),
+            "retries off: a failure other than UNAVAILABLE: {report}"
+        );
+        for failure in report["failures"].as_array().unwrap() {
+            assert!(
+                failure.as_str().unwrap().contains("GOAWAY received"),
+                "retries off: a failure other than a GOAWAY's refusal: {report}"
+            );
+        }
+        // One call at a time on the channel: at most one refused per GOAWAY, and the
+        // client sees about eight in 8 s.
+        assert!(
+            unavailable.unwrap_or(0) <= 10,
+            "retries off: more GOAWAY refusals than the age cycles explain: {report}"
+        );
     }
+    let handled_after = discards_handled(&server.metrics_url).await;
+    let handled = handled_after.0 - handled_before.0;
+    let handled_ok = handled_after.1 - handled_before.1;
+    assert_eq!(handled, handled_ok, "the server failed a call it processed");
+    assert_eq!(
+        handled, client_ok as f64,
+        "server-handled calls vs client-side OK calls"
+    );
     let cycles = accepted(&server.metrics_url).await - accepted_before;
     assert!(
         cycles >= 10.0,
