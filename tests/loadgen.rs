@@ -13,8 +13,9 @@ use gameai::server::{self, ServerConfig};
 use serde_json::Value;
 
 /// Runs loadgen against `server` in the open loop: SuggestMahjongDiscard on a
-/// 5-shanten opening hand whose exact DP never fits the budget (each call runs to its
-/// `budget_ms` and answers the estimate), `rate` calls/s for `duration`, over
+/// 5-shanten opening hand whose simulated figures do not reach their target standard
+/// error within these budgets (each call runs to its `budget_ms` and answers the
+/// estimates it has; measured ~300 ms at 300), `rate` calls/s for `duration`, over
 /// `connections`. Returns loadgen's JSON report and how many of those calls the
 /// server handled.
 async fn discards(

@@ -82,8 +82,8 @@ pub const MAX_ATTEMPTS: u32 = 5;
 ///   sent, with an identifier above the graceful (`NO_ERROR`) GOAWAY's last stream
 ///   identifier (h2 fails just those streams with the GOAWAY as a remote error; a
 ///   GOAWAY with an error reason also fails processed streams, so it does not count),
-///   or reset with `REFUSED_STREAM`. RFC 9113
-///   §6.8 and §8.7: such a stream was not processed and may be retried.
+///   or reset with `REFUSED_STREAM`. RFC 9113 §6.8 and §8.7: such a stream was not
+///   processed and may be retried.
 ///
 /// gRPC's C core, grpc-go and grpc-java retry such calls transparently (gRFC A6,
 /// "transparent retries"); tonic 0.14 does not, so its callers must.
