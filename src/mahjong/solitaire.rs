@@ -63,16 +63,29 @@ pub struct Game {
     pub decisions: Vec<(DecisionPoint, Choice)>,
 }
 
-/// Plays the wall of `seed` with `player` choosing every discard.
-pub fn play(seed: u64, ruleset: Ruleset, mut player: impl FnMut(&DecisionPoint) -> Choice) -> Game {
+/// Plays the wall of `seed` with `player` choosing every discard, [`SOLITAIRE_DRAWS`]
+/// draws.
+pub fn play(seed: u64, ruleset: Ruleset, player: impl FnMut(&DecisionPoint) -> Choice) -> Game {
+    play_draws(seed, ruleset, SOLITAIRE_DRAWS, player)
+}
+
+/// [`play`] with `draws` draws after the deal (at most the wall's tiles beyond the
+/// deal: 123 of 136, 95 of 108).
+pub fn play_draws(
+    seed: u64,
+    ruleset: Ruleset,
+    draws: u32,
+    mut player: impl FnMut(&DecisionPoint) -> Choice,
+) -> Game {
     let wall = wall(seed, ruleset);
+    let draws = draws.min(wall.len() as u32 - 13);
     let mut hand = TileCounts::EMPTY;
     for &t in &wall[..13] {
         hand.add(t);
     }
     let mut visible = TileCounts::EMPTY;
     let mut decisions = Vec::new();
-    for d in 0..SOLITAIRE_DRAWS {
+    for d in 0..draws {
         hand.add(wall[13 + d as usize]);
         let h = Hand::new(hand, Vec::new(), visible, ruleset).expect("a dealt hand is legal");
         if h.is_winning() {
@@ -85,7 +98,7 @@ pub fn play(seed: u64, ruleset: Ruleset, mut player: impl FnMut(&DecisionPoint) 
         }
         let point = DecisionPoint {
             hand: h,
-            draws_left: SOLITAIRE_DRAWS - d - 1,
+            draws_left: draws - d - 1,
         };
         let choice = player(&point);
         assert!(
@@ -98,7 +111,7 @@ pub fn play(seed: u64, ruleset: Ruleset, mut player: impl FnMut(&DecisionPoint) 
     Game {
         seed,
         won: false,
-        draws: SOLITAIRE_DRAWS,
+        draws,
         decisions,
     }
 }
