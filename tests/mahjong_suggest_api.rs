@@ -4,6 +4,11 @@
 mod common;
 
 use common::start_default;
+use gameai::mahjong::rules::Ruleset as CoreRuleset;
+use gameai::mahjong::strategy::play::{calibration_error, play_figure};
+use gameai::mahjong::strategy::{Continuation as CoreContinuation, DiscardCandidate};
+use gameai::mahjong::tile::Tile;
+use gameai::mahjong::ukeire::Ukeire;
 use gameai::proto::mahjong_service_client::MahjongServiceClient;
 use gameai::proto::{
     CallAction, Continuation, From, Meld, MeldKind, ProbabilityMethod, Ruleset,
@@ -128,6 +133,110 @@ async fn an_exhausted_budget_still_gives_every_candidate_an_estimate_with_its_er
             ProbabilityMethod::Unspecified => panic!("no method: {c:?}"),
         }
         assert_ne!(c.continuation(), Continuation::Unspecified);
+    }
+}
+
+/// The engine's-own-play figure: present for concealed hands within 20 draws, with the
+/// calibration error of the response; the OPTIMAL continuation's figure is passed
+/// through; a hand that no play can complete gets 0; hands with melds and longer
+/// horizons get none.
+#[tokio::test]
+async fn play_win_probability_is_present_in_its_domain_only() {
+    let server = start_default().await;
+    let mut c = client(&server.channel);
+
+    // One draw left (the OPTIMAL tier): the play figure is the figure itself, 4/122 for
+    // 9m (see discard_ranks_every_tile_and_reports_exact_figures); every 1-shanten
+    // candidate needs two useful draws and gets 0.
+    let response = c
+        .suggest_mahjong_discard(SuggestMahjongDiscardRequest {
+            draws_left: Some(1),
+            ..discard_request("1239m456p789s1122z")
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        response.play_win_probability_calibration_error,
+        calibration_error(CoreRuleset::General)
+    );
+    for cand in &response.candidates {
+        if cand.shanten == 0 {
+            assert_eq!(cand.play_win_probability, Some(cand.win_probability));
+        } else {
+            assert_eq!(cand.play_win_probability, Some(0.0), "{cand:?}");
+        }
+    }
+
+    // 12 draws from a 2-shanten hand (simulated figures): every candidate's play figure
+    // is the library's map of its own figures, so the service passes the map through
+    // unchanged, with its standard error (which tier answers depends on the machine's
+    // speed; the map's calibration is measured in BENCHMARKS.md, not here).
+    let response = c
+        .suggest_mahjong_discard(SuggestMahjongDiscardRequest {
+            draws_left: Some(12),
+            visible: "6m".into(),
+            ruleset: Ruleset::Riichi as i32,
+            ..discard_request("3667m23489p34688s")
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        response.play_win_probability_calibration_error,
+        calibration_error(CoreRuleset::Riichi)
+    );
+    for cand in &response.candidates {
+        let mut core = DiscardCandidate::shell(
+            cand.tile.parse::<Tile>().unwrap(),
+            cand.shanten as i8,
+            Ukeire::default(),
+        );
+        core.win_probability = cand.win_probability;
+        core.win_stderr = cand.win_probability_stderr;
+        core.continuation = match cand.continuation() {
+            Continuation::Optimal => CoreContinuation::Optimal,
+            Continuation::Plan => CoreContinuation::Plan,
+            Continuation::AdvanceOrThrow => CoreContinuation::AdvanceOrThrow,
+            Continuation::Greedy => CoreContinuation::Greedy,
+            Continuation::Unspecified => panic!("no continuation: {cand:?}"),
+        };
+        let want = play_figure(&core, CoreRuleset::Riichi, 0, 12).unwrap();
+        assert_eq!(cand.play_win_probability, Some(want.win), "{cand:?}");
+        assert_eq!(
+            cand.play_win_probability_stderr,
+            Some(want.stderr),
+            "{cand:?}"
+        );
+        assert!((0.0..=1.0).contains(&want.win) && want.stderr >= 0.0);
+    }
+
+    // Melds, or a horizon beyond the fitted 20 draws: no figure, no calibration error.
+    for request in [
+        SuggestMahjongDiscardRequest {
+            draws_left: Some(8),
+            melds: vec![Meld {
+                kind: MeldKind::Pon as i32,
+                tiles: "777s".into(),
+            }],
+            ..discard_request("1239m456p1122z")
+        },
+        SuggestMahjongDiscardRequest {
+            draws_left: Some(21),
+            ..discard_request("1239m456p789s1122z")
+        },
+    ] {
+        let response = c
+            .suggest_mahjong_discard(request)
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(response.play_win_probability_calibration_error.is_none());
+        assert!(
+            response.candidates.iter().all(
+                |c| c.play_win_probability.is_none() && c.play_win_probability_stderr.is_none()
+            )
+        );
     }
 }
 

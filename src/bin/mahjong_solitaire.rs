@@ -32,7 +32,8 @@ use std::time::{Duration, Instant};
 use clap::{Parser, ValueEnum};
 use cpu_time::ThreadTime;
 use gameai::mahjong::rules::Ruleset;
-use gameai::mahjong::solitaire::{Choice, DecisionPoint, Game, play};
+use gameai::mahjong::solitaire::{Choice, DecisionPoint, Game, SOLITAIRE_DRAWS, play_draws};
+use gameai::mahjong::strategy::candidate::DiscardCandidate;
 use gameai::mahjong::strategy::{baseline::baseline_discard, legacy, suggest_discard};
 
 #[derive(Debug, Parser)]
@@ -58,6 +59,10 @@ struct Cli {
     /// Ruleset of the walls and hands.
     #[arg(long, value_enum, default_value = "riichi")]
     ruleset: RulesetArg,
+    /// Draws after the deal (the issue-11 setting is 17; longer games give decisions
+    /// with more draws left, for the play calibration's fit).
+    #[arg(long, default_value_t = SOLITAIRE_DRAWS)]
+    draws: u32,
     /// Work budget per decision in milliseconds (the server's default is 1000).
     #[arg(long, default_value_t = 1000)]
     budget_ms: u64,
@@ -71,6 +76,13 @@ struct Cli {
     /// Write the engine's decision points here (JSON lines).
     #[arg(long)]
     record: Option<std::path::PathBuf>,
+    /// Write one JSON line per engine decision here: the wall's seed, the decision's
+    /// turn (0-based), draws left, and the chosen candidate's shanten, continuation,
+    /// method, win and tenpai figures with the win figure's standard error, its
+    /// `play_win_probability` (null where absent), and whether the game was won. `tools/mahjong/fit_play_calibration.py` fits the calibration of
+    /// `play_win_probability` on such files.
+    #[arg(long)]
+    decisions: Option<std::path::PathBuf>,
     /// Print a progress line to stderr every N walls of each policy (0: only when a
     /// policy finishes). Long runs (5,000 walls of three policies) take about an hour.
     #[arg(long, default_value_t = 250)]
@@ -105,19 +117,27 @@ impl From<RulesetArg> for Ruleset {
 struct Played {
     game: Game,
     times: Vec<(Duration, Duration)>,
+    /// The chosen candidate's figures at each decision (engine only).
+    figures: Vec<Option<DiscardCandidate>>,
 }
 
-fn decide(policy: Policy, p: &DecisionPoint, budget: Duration, legacy_states: usize) -> Choice {
-    match policy {
+fn decide(
+    policy: Policy,
+    p: &DecisionPoint,
+    budget: Duration,
+    legacy_states: usize,
+) -> (Choice, Option<DiscardCandidate>) {
+    let choice = match policy {
         Policy::Engine => {
             let advice =
                 suggest_discard(&p.hand, Some(p.draws_left), Some(Instant::now() + budget))
                     .expect("a solitaire hand is a legal request");
-            let first = &advice.candidates[0];
-            Choice {
+            let first = advice.candidates[0].clone();
+            let choice = Choice {
                 discard: first.tile,
                 reported_win: Some(first.win_probability),
-            }
+            };
+            return (choice, Some(first));
         }
         Policy::AdvanceOrThrow => {
             let (ranked, _) = legacy::rank_advance_or_throw(
@@ -135,7 +155,8 @@ fn decide(policy: Policy, p: &DecisionPoint, budget: Duration, legacy_states: us
             discard: baseline_discard(&p.hand).expect("a hand has tiles"),
             reported_win: None,
         },
-    }
+    };
+    (choice, None)
 }
 
 fn play_all(cli: &Cli, policy: Policy) -> Vec<Played> {
@@ -157,14 +178,20 @@ fn play_all(cli: &Cli, policy: Policy) -> Vec<Played> {
                         *n - 1
                     };
                     let mut times = Vec::new();
-                    let game = play(seed, ruleset, |p| {
+                    let mut figures = Vec::new();
+                    let game = play_draws(seed, ruleset, cli.draws, |p| {
                         let (t0, c0) = (Instant::now(), ThreadTime::now());
-                        let c = decide(policy, p, budget, cli.legacy_states);
+                        let (c, f) = decide(policy, p, budget, cli.legacy_states);
                         times.push((t0.elapsed(), c0.elapsed()));
+                        figures.push(f);
                         c
                     });
                     let mut results = results.lock().unwrap();
-                    results.push(Played { game, times });
+                    results.push(Played {
+                        game,
+                        times,
+                        figures,
+                    });
                     let done = results.len() as u64;
                     if cli.progress > 0 && done.is_multiple_of(cli.progress) {
                         eprintln!(
@@ -220,12 +247,42 @@ fn load_average() -> String {
     measure::load_average().unwrap_or_else(|| "unknown".into())
 }
 
+/// Prints the calibration table of `(reported, won)` pairs per decile of the figure.
+fn calibration_table(title: &str, pairs: &[(f64, bool)]) {
+    println!("\n## Calibration: {title}\n");
+    println!(
+        "| reported | games | mean reported | realised | realised − reported | 95 % interval |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    let mut bins = vec![(0usize, 0.0f64, 0usize); 10];
+    for &(r, won) in pairs {
+        let b = ((r * 10.0) as usize).min(9);
+        bins[b].0 += 1;
+        bins[b].1 += r;
+        bins[b].2 += usize::from(won);
+    }
+    for (i, &(n, sum, wins)) in bins.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let nf = n as f64;
+        let (rep, real) = (sum / nf, wins as f64 / nf);
+        println!(
+            "| {:.1}–{:.1} | {n} | {rep:.4} | {real:.4} | {:+.4} | ±{:.4} |",
+            i as f64 / 10.0,
+            (i + 1) as f64 / 10.0,
+            real - rep,
+            half_width(real, nf)
+        );
+    }
+}
+
 fn main() {
     let cli = Cli::parse();
     let ruleset: Ruleset = cli.ruleset.into();
     println!(
-        "# mahjong-solitaire: {} walls from seed {}, {ruleset}, budget {} ms, {} thread(s)\n",
-        cli.games, cli.seed, cli.budget_ms, cli.threads
+        "# mahjong-solitaire: {} walls from seed {}, {ruleset}, {} draws, budget {} ms, {} thread(s)\n",
+        cli.games, cli.seed, cli.draws, cli.budget_ms, cli.threads
     );
     println!("Load average at start: {}\n", load_average());
     let began = Instant::now();
@@ -248,6 +305,32 @@ fn main() {
             }
         }
         eprintln!("recorded {lines} decision points into {}", path.display());
+    }
+
+    if let Some(path) = &cli.decisions
+        && let Some((_, played)) = runs.iter().find(|(p, _)| *p == Policy::Engine)
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("decisions file"));
+        for p in played {
+            for (turn, ((point, _), c)) in p.game.decisions.iter().zip(&p.figures).enumerate() {
+                let Some(c) = c else { continue };
+                let row = serde_json::json!({
+                    "seed": p.game.seed,
+                    "turn": turn,
+                    "draws_left": point.draws_left,
+                    "shanten": c.shanten,
+                    "continuation": format!("{:?}", c.continuation),
+                    "method": format!("{:?}", c.method),
+                    "win": c.win_probability,
+                    "win_stderr": c.win_stderr,
+                    "tenpai": c.tenpai_probability,
+                    "play": c.play.map(|f| f.win),
+                    "won": p.game.won,
+                });
+                writeln!(f, "{row}").expect("write");
+            }
+        }
+        eprintln!("wrote the engine's decisions into {}", path.display());
     }
 
     println!("## Win rates\n");
@@ -313,37 +396,26 @@ fn main() {
         if *policy == Policy::Baseline {
             continue;
         }
-        println!("\n## Calibration: {policy:?}'s reported win probability at the first decision\n");
-        println!(
-            "| reported | games | mean reported | realised | realised − reported | 95 % interval |"
+        let first = |p: &Played| p.game.decisions.first().map(|(_, c)| c.reported_win);
+        let reported: Vec<(f64, bool)> = played
+            .iter()
+            .filter_map(|p| first(p).flatten().map(|r| (r, p.game.won)))
+            .collect();
+        calibration_table(
+            &format!("{policy:?}'s reported win probability at the first decision"),
+            &reported,
         );
-        println!("| --- | ---: | ---: | ---: | ---: | ---: |");
-        let mut bins = vec![(0usize, 0.0f64, 0usize); 10];
-        for p in played {
-            let Some((_, choice)) = p.game.decisions.first() else {
-                continue;
-            };
-            let Some(r) = choice.reported_win else {
-                continue;
-            };
-            let b = ((r * 10.0) as usize).min(9);
-            bins[b].0 += 1;
-            bins[b].1 += r;
-            bins[b].2 += usize::from(p.game.won);
-        }
-        for (i, &(n, sum, wins)) in bins.iter().enumerate() {
-            if n == 0 {
-                continue;
+        if *policy == Policy::Engine {
+            let play: Vec<(f64, bool)> = played
+                .iter()
+                .filter_map(|p| {
+                    let c = p.figures.first()?.as_ref()?;
+                    Some((c.play?.win, p.game.won))
+                })
+                .collect();
+            if !play.is_empty() {
+                calibration_table("Engine's play_win_probability at the first decision", &play);
             }
-            let nf = n as f64;
-            let (rep, real) = (sum / nf, wins as f64 / nf);
-            println!(
-                "| {:.1}–{:.1} | {n} | {rep:.4} | {real:.4} | {:+.4} | ±{:.4} |",
-                i as f64 / 10.0,
-                (i + 1) as f64 / 10.0,
-                real - rep,
-                half_width(real, nf)
-            );
         }
     }
     println!(

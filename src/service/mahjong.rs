@@ -224,11 +224,19 @@ mod suggest {
                 tenpai_probability_stderr: c.tenpai_stderr,
                 method: method_proto(c.method) as i32,
                 continuation: continuation_proto(c.continuation) as i32,
+                play_win_probability: c.play.map(|p| p.win),
+                play_win_probability_stderr: c.play.map(|p| p.stderr),
             })
             .collect();
         if req.max_candidates > 0 {
             candidates.truncate(req.max_candidates as usize);
         }
+        let calibration_error = advice
+            .candidates
+            .iter()
+            .any(|c| c.play.is_some())
+            .then(|| strategy::play::calibration_error(ruleset))
+            .flatten();
         Ok(Response::new(proto::SuggestMahjongDiscardResponse {
             is_winning: advice.is_winning,
             discard: advice.discard().map(|t| t.to_string()).unwrap_or_default(),
@@ -241,6 +249,7 @@ mod suggest {
                 advice.paths,
                 advice.exact,
             )),
+            play_win_probability_calibration_error: calibration_error,
         }))
     }
 

@@ -55,6 +55,10 @@ pub struct DiscardCandidate {
     pub method: Method,
     /// The policy they belong to.
     pub continuation: Continuation,
+    /// Estimated win probability of the engine's own play after this discard (every
+    /// later decision the engine's), with its standard error: [`super::play`]. `None`
+    /// outside the domain its map was fitted on.
+    pub play: Option<super::play::PlayFigure>,
     /// The engine's preference: the order of the candidates (see
     /// [`compare_candidates`]).
     pub(crate) rank: Rank,
@@ -77,7 +81,7 @@ pub(crate) struct Rank {
 
 impl DiscardCandidate {
     /// A candidate with no figures yet.
-    pub(crate) fn shell(tile: Tile, shanten: i8, ukeire: Ukeire) -> DiscardCandidate {
+    pub fn shell(tile: Tile, shanten: i8, ukeire: Ukeire) -> DiscardCandidate {
         DiscardCandidate {
             tile,
             shanten,
@@ -88,6 +92,7 @@ impl DiscardCandidate {
             tenpai_stderr: 0.0,
             method: Method::Exact,
             continuation: Continuation::Optimal,
+            play: None,
             rank: Rank {
                 class: 0,
                 win: 0.0,

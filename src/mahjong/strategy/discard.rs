@@ -6,6 +6,7 @@ use std::time::Instant;
 use super::candidate::{Continuation, DiscardCandidate, compare_candidates, shells};
 use super::clock::Clock;
 use super::figures;
+use super::play;
 use super::{DecisionError, resolve_draws};
 use crate::mahjong::hand::Hand;
 use crate::mahjong::probability::eval::Eval;
@@ -143,6 +144,9 @@ pub fn rank_discards(
     }
     let mut ranked = ranked.unwrap_or_else(|| far_tier(eval, h, pool, draws, &clock, cands, best));
     ranked.candidates.sort_by(compare_candidates);
+    for c in &mut ranked.candidates {
+        c.play = play::play_figure(c, eval.ruleset(), eval.melds(), draws);
+    }
     ranked.exact = ranked
         .candidates
         .iter()

@@ -30,6 +30,13 @@
 //! (BENCHMARKS.md) and costs a search one level deeper; the plan can still break the
 //! hand down later.
 //!
+//! # The engine's own play
+//!
+//! Each figure belongs to its fixed continuation; the engine itself re-decides after
+//! every draw and wins more often. [`play`] maps each candidate's figure to an estimate
+//! of the engine's own win rate from there (`play_win_probability`), by a calibration
+//! fitted on the engine's solitaire games; the ranking does not use it.
+//!
 //! # Budget
 //!
 //! Each tier gets a share of the work deadline (the optimal search a third, the plan 60 %,
@@ -45,6 +52,7 @@ mod clock;
 pub mod discard;
 pub(crate) mod figures;
 pub mod legacy;
+pub mod play;
 
 pub use call::{CallAction, CallAdvice, From, OptionFigures, suggest_call};
 pub use candidate::{Continuation, DiscardCandidate, Method, compare_candidates};

@@ -1,0 +1,314 @@
+//! The engine's own play from a discard: `play_win_probability`, an estimate of the win
+//! rate of a player who discards the candidate and then follows the engine's advice at
+//! every later draw.
+//!
+//! # Why a second figure
+//!
+//! A candidate's `win_probability` is the value of a stated, fixed continuation (the
+//! plan's line with one change, advance or throw, the greedy line; see
+//! [`super::Continuation`]). The engine does not follow that line: it decides afresh
+//! after every draw, with a new change allowed each time, so it wins more often, and the
+//! gap grows with the draws left and with the distance from tenpai (BENCHMARKS.md,
+//! "Solitaire": realised 0.183 against first figures averaging 0.111 on 5,000 walls).
+//! The continuation's figure is a lower bound of the engine's play, not a prediction
+//! of it. Simulating the engine's own decisions inside the figure would cost a full
+//! decision per simulated draw, far beyond the budget.
+//!
+//! # The map
+//!
+//! Instead the figure of the continuation `v` is mapped to the engine's realised win
+//! rate by a logistic model fitted (maximum likelihood) on the engine's own solitaire
+//! games under the same model (`mahjong-solitaire --decisions`, every decision of every
+//! game with the game's outcome; `tools/mahjong/fit_play_calibration.py`), one map per
+//! continuation `c`:
+//!
+//! ```text
+//! play = σ(a_c + b_c · logit(clamp(v, 0.002, 0.998)) + d_c · draws_left / 16
+//!          + t_c · [shanten = 0] + o_c · [shanten = 1])
+//! ```
+//!
+//! (shanten of the hand after the discard: a tenpai hand gains more from re-deciding
+//! than its figure says, a 1-shanten one less, at equal figures).
+//!
+//! - OPTIMAL continuations are not mapped: they are the optimum of every play, and the
+//!   engine's later decisions on such a short horizon are that optimum too.
+//! - When no play can win (the candidate's shanten + 1 exceeds the draws left) the
+//!   figure is 0, exactly.
+//! - The map is fitted on concealed hands (no melds) of the rulesets in [`MAPS`], with
+//!   1-20 draws left (games of 17 and of 21 draws after the deal): outside that domain the figure
+//!   is absent rather than extrapolated.
+//!
+//! `play_stderr` carries the candidate's sampling error through the map (delta method:
+//! `stderr · b_c · play (1 - play) / (v (1 - v))`); the map's own error, measured on
+//! held-out walls, is the per-ruleset constant [`calibration_error`] (BENCHMARKS.md
+//! gives the decile tables). The map says nothing new about which discard is best: the
+//! ranking stays the engine's own values.
+
+use super::candidate::{Continuation, DiscardCandidate};
+use crate::mahjong::rules::Ruleset;
+
+/// One fitted map (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlayMap {
+    /// Intercept.
+    pub a: f64,
+    /// Weight of `logit(v)`.
+    pub b: f64,
+    /// Weight of `draws_left / 16`.
+    pub d: f64,
+    /// Offset of a tenpai hand (shanten 0 after the discard).
+    pub tenpai: f64,
+    /// Offset of a 1-shanten hand.
+    pub one: f64,
+}
+
+/// The maps of one ruleset, for the PLAN, ADVANCE_OR_THROW and GREEDY continuations, and
+/// the largest |realised − estimate| over the deciles holding at least 200 first
+/// decisions on held-out walls.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RulesetMaps {
+    /// The ruleset fitted.
+    pub ruleset: Ruleset,
+    /// PLAN.
+    pub plan: PlayMap,
+    /// ADVANCE_OR_THROW.
+    pub advance_or_throw: PlayMap,
+    /// GREEDY.
+    pub greedy: PlayMap,
+    /// Held-out calibration error.
+    pub calibration_error: f64,
+}
+
+/// The fitted maps (BENCHMARKS.md, "The engine's own play": the commands, walls and
+/// tables).
+pub const MAPS: &[RulesetMaps] = &[
+    RulesetMaps {
+        ruleset: Ruleset::General,
+        plan: PlayMap {
+            a: -0.6891,
+            b: 0.8453,
+            d: 0.7288,
+            tenpai: 0.2497,
+            one: 0.0592,
+        },
+        advance_or_throw: PlayMap {
+            a: -1.4600,
+            b: 0.7191,
+            d: 1.4892,
+            tenpai: 0.0000,
+            one: 0.0000,
+        },
+        greedy: PlayMap {
+            a: -1.9799,
+            b: 0.5812,
+            d: 1.5521,
+            tenpai: 0.0000,
+            one: 0.0000,
+        },
+        calibration_error: 0.0683,
+    },
+    RulesetMaps {
+        ruleset: Ruleset::Sichuan,
+        plan: PlayMap {
+            a: -0.6597,
+            b: 0.8022,
+            d: 0.9218,
+            tenpai: 0.2088,
+            one: 0.0349,
+        },
+        advance_or_throw: PlayMap {
+            a: -2.4046,
+            b: 0.4082,
+            d: 2.4515,
+            tenpai: 0.0000,
+            one: 0.9189,
+        },
+        greedy: PlayMap {
+            a: -1.4838,
+            b: 0.6019,
+            d: 1.6522,
+            tenpai: 0.0000,
+            one: 0.0000,
+        },
+        calibration_error: 0.0262,
+    },
+    RulesetMaps {
+        ruleset: Ruleset::Riichi,
+        plan: PlayMap {
+            a: -0.5043,
+            b: 0.8676,
+            d: 0.6460,
+            tenpai: 0.1400,
+            one: -0.0202,
+        },
+        advance_or_throw: PlayMap {
+            a: -1.6948,
+            b: 0.6571,
+            d: 1.6017,
+            tenpai: 0.0000,
+            one: 0.4010,
+        },
+        greedy: PlayMap {
+            a: -1.5916,
+            b: 0.5727,
+            d: 1.2029,
+            tenpai: 0.0000,
+            one: 0.0000,
+        },
+        calibration_error: 0.0242,
+    },
+];
+
+/// Clamp of the continuation's figure before its logit.
+const CLAMP: f64 = 0.002;
+
+/// Highest draws left the maps were fitted on.
+pub const MAX_DRAWS: u32 = 20;
+
+/// The engine's-own-play figure of one candidate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlayFigure {
+    /// Estimated win probability of the engine's play after the discard (0..=1).
+    pub win: f64,
+    /// Its standard error from the candidate's sampling (0 when its figure is exact);
+    /// the map's own error is [`calibration_error`].
+    pub stderr: f64,
+}
+
+/// The play figure of candidate `c` of a hand with `melds` called under `ruleset`, with
+/// `draws_left` draws; `None` outside the fitted domain (see the module docs).
+pub fn play_figure(
+    c: &DiscardCandidate,
+    ruleset: Ruleset,
+    melds: u8,
+    draws_left: u32,
+) -> Option<PlayFigure> {
+    if melds > 0 || draws_left > MAX_DRAWS {
+        return None;
+    }
+    let maps = MAPS.iter().find(|m| m.ruleset == ruleset)?;
+    if i64::from(c.shanten) + 1 > i64::from(draws_left) {
+        return Some(PlayFigure {
+            win: 0.0,
+            stderr: 0.0,
+        });
+    }
+    let map = match c.continuation {
+        Continuation::Optimal => {
+            return Some(PlayFigure {
+                win: c.win_probability,
+                stderr: c.win_stderr,
+            });
+        }
+        Continuation::Plan => maps.plan,
+        Continuation::AdvanceOrThrow => maps.advance_or_throw,
+        Continuation::Greedy => maps.greedy,
+    };
+    let v = c.win_probability.clamp(CLAMP, 1.0 - CLAMP);
+    let offset = match c.shanten {
+        0 => map.tenpai,
+        1 => map.one,
+        _ => 0.0,
+    };
+    let z = map.a + map.b * (v / (1.0 - v)).ln() + map.d * f64::from(draws_left) / 16.0 + offset;
+    let win = 1.0 / (1.0 + (-z).exp());
+    let inside = c.win_probability > CLAMP && c.win_probability < 1.0 - CLAMP;
+    let slope = if inside {
+        map.b * win * (1.0 - win) / (v * (1.0 - v))
+    } else {
+        0.0
+    };
+    Some(PlayFigure {
+        win,
+        stderr: (slope * c.win_stderr).abs(),
+    })
+}
+
+/// The held-out calibration error of the maps of `ruleset` (`None`: not fitted).
+pub fn calibration_error(ruleset: Ruleset) -> Option<f64> {
+    MAPS.iter()
+        .find(|m| m.ruleset == ruleset)
+        .map(|m| m.calibration_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mahjong::strategy::candidate::Method;
+    use crate::mahjong::tile::Tile;
+    use crate::mahjong::ukeire::Ukeire;
+
+    fn candidate(
+        shanten: i8,
+        continuation: Continuation,
+        win: f64,
+        stderr: f64,
+    ) -> DiscardCandidate {
+        let mut c = DiscardCandidate::shell(Tile(0), shanten, Ukeire::default());
+        c.win_probability = win;
+        c.win_stderr = stderr;
+        c.method = if stderr > 0.0 {
+            Method::Simulated
+        } else {
+            Method::Exact
+        };
+        c.continuation = continuation;
+        c
+    }
+
+    #[test]
+    fn every_ruleset_is_fitted_and_its_maps_rise_with_the_figure() {
+        for r in Ruleset::ALL {
+            let m = MAPS
+                .iter()
+                .find(|m| m.ruleset == r)
+                .expect("a map per ruleset");
+            for map in [m.plan, m.advance_or_throw, m.greedy] {
+                assert!(map.b > 0.0, "{r:?}: {map:?}");
+            }
+            assert!(m.calibration_error > 0.0 && m.calibration_error < 0.1);
+        }
+    }
+
+    #[test]
+    fn optimal_figures_pass_through_and_impossible_wins_are_zero() {
+        let c = candidate(0, Continuation::Optimal, 0.31, 0.0);
+        let f = play_figure(&c, Ruleset::Riichi, 0, 2).unwrap();
+        assert_eq!((f.win, f.stderr), (0.31, 0.0));
+        // 2-shanten needs 3 useful draws to win: with 2 draws no play can.
+        let c = candidate(2, Continuation::Plan, 0.0, 0.0);
+        let f = play_figure(&c, Ruleset::Riichi, 0, 2).unwrap();
+        assert_eq!((f.win, f.stderr), (0.0, 0.0));
+    }
+
+    #[test]
+    fn outside_the_fitted_domain_there_is_no_figure() {
+        let c = candidate(1, Continuation::Plan, 0.2, 0.01);
+        assert!(play_figure(&c, Ruleset::Riichi, 1, 10).is_none());
+        assert!(play_figure(&c, Ruleset::Riichi, 0, MAX_DRAWS + 1).is_none());
+        assert!(play_figure(&c, Ruleset::Riichi, 0, MAX_DRAWS).is_some());
+    }
+
+    #[test]
+    fn the_standard_error_is_the_map_slope_times_the_figure_error() {
+        // Delta method against a central difference of the map itself.
+        for cont in [
+            Continuation::Plan,
+            Continuation::AdvanceOrThrow,
+            Continuation::Greedy,
+        ] {
+            let (v, se, h) = (0.15, 0.01, 1e-6);
+            let at = |x: f64| {
+                play_figure(&candidate(2, cont, x, se), Ruleset::General, 0, 12)
+                    .unwrap()
+                    .win
+            };
+            let slope = (at(v + h) - at(v - h)) / (2.0 * h);
+            let f = play_figure(&candidate(2, cont, v, se), Ruleset::General, 0, 12).unwrap();
+            assert!(
+                (f.stderr - slope * se).abs() < 1e-8,
+                "{cont:?}: {f:?} vs {slope}"
+            );
+        }
+    }
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Fits the calibration of SuggestMahjongDiscard's ``play_win_probability``.
+
+``win_probability`` is the win probability of a fixed continuation after the discard
+(the plan, advance or throw, the greedy line: README, "The probability model"). The
+engine re-decides at every draw and so wins more often than that continuation: the
+figure is a lower bound of its own play. ``play_win_probability`` estimates the win rate
+of the engine's own play from the discard by mapping the continuation's figure ``v``
+through a logistic model fitted, by maximum likelihood, on the engine's solitaire games
+(every decision with the game's outcome), separately for each continuation ``c``:
+
+    logit P(won) = a_c + b_c * logit(v) + d_c * draws_left / 16
+                   + t_c * [shanten == 0] + o_c * [shanten == 1]
+
+(``v`` clamped to [0.002, 0.998]; shanten of the hand after the discard; an indicator
+with fewer than 50 decisions of its kind in a continuation's data gets weight 0). The OPTIMAL continuation needs no map (the engine's
+later decisions are that optimum too). Decisions where no play can win (shanten + 1 >
+draws_left) are left out of the fit (their figure is 0 whatever the map says).
+
+Reads ``mahjong-solitaire --decisions`` files of one ruleset; prints the coefficients,
+the decile tables of the raw and the mapped figure, at every decision and at the first
+one, on the fitted files and on held-out ``--check`` files, and the ruleset's entry of
+``MAPS`` in ``src/mahjong/strategy/play.rs`` (its ``calibration_error`` is the largest
+first-decision decile error on the held-out files).
+
+Usage: fit_play_calibration.py [--ruleset Riichi] FIT.jsonl [FIT.jsonl ...]
+           [--check HELD_OUT.jsonl ...]
+(numpy; the arena's venv has it: tools/arena/.venv/bin/python).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+
+CLAMP = 0.002
+MAPPED = ["Plan", "AdvanceOrThrow", "Greedy"]
+
+
+def logit(p):
+    p = np.clip(p, CLAMP, 1 - CLAMP)
+    return np.log(p / (1 - p))
+
+
+def load(paths: list[str]) -> list[dict]:
+    rows = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            rows.extend(json.loads(line) for line in f)
+    return rows
+
+
+def features(rows: list[dict]) -> np.ndarray:
+    v = np.array([r["win"] for r in rows])
+    d = np.array([r["draws_left"] for r in rows], float)
+    s = np.array([r["shanten"] for r in rows])
+    return np.column_stack(
+        [np.ones(len(rows)), logit(v), d / 16.0, (s == 0).astype(float), (s == 1).astype(float)]
+    )
+
+
+def can_win(r: dict) -> bool:
+    return r["shanten"] + 1 <= r["draws_left"]
+
+
+def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Logistic regression by Newton-Raphson (iteratively reweighted least squares)."""
+    w = np.zeros(x.shape[1])
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-x @ w))
+        g = x.T @ (y - p)
+        h = (x * (p * (1 - p))[:, None]).T @ x
+        step = np.linalg.solve(h, g)
+        w += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return w
+
+
+def mapped(rows: list[dict], coef: dict) -> np.ndarray:
+    out = np.empty(len(rows))
+    for i, r in enumerate(rows):
+        c = r["continuation"]
+        if not can_win(r):
+            out[i] = 0.0
+        elif c in coef:
+            z = coef[c] @ features([r])[0]
+            out[i] = 1 / (1 + np.exp(-z))
+        else:
+            out[i] = r["win"]
+    return out
+
+
+def table(title: str, est: np.ndarray, won: np.ndarray) -> float:
+    """Prints the decile table; returns the largest |error| over deciles with >= 200."""
+    print(f"\n{title}\n")
+    print("| estimate | games | mean estimate | realised | realised - estimate | 95 % interval |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    worst = 0.0
+    for b in range(10):
+        m = (np.minimum((est * 10).astype(int), 9)) == b
+        n = int(m.sum())
+        if n == 0:
+            continue
+        e, o = est[m].mean(), won[m].mean()
+        half = 1.96 * np.sqrt(max(o * (1 - o), 1e-12) / n)
+        print(f"| {b / 10:.1f}-{(b + 1) / 10:.1f} | {n} | {e:.4f} | {o:.4f} | {o - e:+.4f} | ±{half:.4f} |")
+        if n >= 200:
+            worst = max(worst, abs(o - e))
+    print(f"\nlargest |realised - estimate| over deciles with >= 200 games: {worst:.4f}")
+    return worst
+
+
+def report(name: str, rows: list[dict], coef: dict) -> float:
+    won = np.array([r["won"] for r in rows], float)
+    raw = np.array([r["win"] for r in rows])
+    est = mapped(rows, coef)
+    first = np.array([r["turn"] == 0 for r in rows])
+    print(f"\n## {name}: {len(rows)} decisions, {int(first.sum())} games")
+    table(f"Every decision, win_probability (raw) of the {name} games", raw, won)
+    table(f"Every decision, play_win_probability of the {name} games", est, won)
+    table(f"First decision, win_probability (raw) of the {name} games", raw[first], won[first])
+    return table(f"First decision, play_win_probability of the {name} games", est[first], won[first])
+
+
+def main(argv: list[str]) -> None:
+    ruleset = "Riichi"
+    if "--ruleset" in argv:
+        i = argv.index("--ruleset")
+        ruleset = argv[i + 1]
+        argv = argv[:i] + argv[i + 2 :]
+    if "--check" in argv:
+        i = argv.index("--check")
+        fit_paths, check_paths = argv[:i], argv[i + 1 :]
+    else:
+        fit_paths, check_paths = argv, []
+    if not fit_paths:
+        sys.exit(__doc__)
+    rows = load(fit_paths)
+    coef = {}
+    print("| continuation | decisions | a | b | d | t | o |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for c in MAPPED:
+        sel = [r for r in rows if r["continuation"] == c and can_win(r)]
+        if len(sel) < 100:
+            continue
+        y = np.array([r["won"] for r in sel], float)
+        x = features(sel)
+        keep = x.sum(axis=0) >= 50
+        keep[:3] = True
+        w = np.zeros(x.shape[1])
+        w[keep] = fit(x[:, keep], y)
+        coef[c] = w
+        print(f"| {c} | {len(sel)} | " + " | ".join(f"{v:.4f}" for v in w) + " |")
+    report("fitted", rows, coef)
+    error = report("held-out", load(check_paths), coef) if check_paths else float("nan")
+    print("\n```rust\nRulesetMaps {")
+    print(f"    ruleset: Ruleset::{ruleset},")
+    for c, field in zip(MAPPED, ["plan", "advance_or_throw", "greedy"]):
+        a, b, d, t, o = coef.get(c, np.zeros(5))
+        print(f"    {field}: PlayMap {{ a: {a:.4f}, b: {b:.4f}, d: {d:.4f}, tenpai: {t:.4f}, one: {o:.4f} }},")
+    print(f"    calibration_error: {error:.4f},\n}},\n```")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
