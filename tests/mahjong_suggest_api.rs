@@ -78,6 +78,19 @@ async fn discard_ranks_every_tile_and_reports_exact_figures() {
     assert!(stats.exact);
     assert_eq!(stats.samples, 0);
     assert!(stats.budget_ms > 0);
+    // The engine's own play on one draw is that optimum (play_win_probability passes
+    // it through); every 1-shanten candidate needs two useful draws and gets 0.
+    assert_eq!(
+        response.play_win_probability_calibration_error,
+        calibration_error(CoreRuleset::General)
+    );
+    for cand in &response.candidates {
+        if cand.shanten == 0 {
+            assert_eq!(cand.play_win_probability, Some(cand.win_probability));
+        } else {
+            assert_eq!(cand.play_win_probability, Some(0.0), "{cand:?}");
+        }
+    }
 
     // max_candidates trims the list; unset draws_left uses the documented default:
     // (122 unseen - 39 in others' hands) / 4 = 20 under GENERAL.
@@ -136,37 +149,14 @@ async fn an_exhausted_budget_still_gives_every_candidate_an_estimate_with_its_er
     }
 }
 
-/// The engine's-own-play figure: present for concealed hands within 20 draws, with the
-/// calibration error of the response; the OPTIMAL continuation's figure is passed
-/// through; a hand that no play can complete gets 0; hands with melds and longer
-/// horizons get none.
+/// The engine's-own-play figure: the library's map of each candidate's figures, with the
+/// calibration error of the response, for concealed hands within 20 draws; hands with
+/// melds and longer horizons get none (the OPTIMAL pass-through and the zero of a hand
+/// no play can complete: `discard_ranks_every_tile_and_reports_exact_figures`).
 #[tokio::test]
 async fn play_win_probability_is_present_in_its_domain_only() {
     let server = start_default().await;
     let mut c = client(&server.channel);
-
-    // One draw left (the OPTIMAL tier): the play figure is the figure itself, 4/122 for
-    // 9m (see discard_ranks_every_tile_and_reports_exact_figures); every 1-shanten
-    // candidate needs two useful draws and gets 0.
-    let response = c
-        .suggest_mahjong_discard(SuggestMahjongDiscardRequest {
-            draws_left: Some(1),
-            ..discard_request("1239m456p789s1122z")
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(
-        response.play_win_probability_calibration_error,
-        calibration_error(CoreRuleset::General)
-    );
-    for cand in &response.candidates {
-        if cand.shanten == 0 {
-            assert_eq!(cand.play_win_probability, Some(cand.win_probability));
-        } else {
-            assert_eq!(cand.play_win_probability, Some(0.0), "{cand:?}");
-        }
-    }
 
     // 12 draws from a 2-shanten hand (simulated figures): every candidate's play figure
     // is the library's map of its own figures, so the service passes the map through
