@@ -27,18 +27,19 @@
 //!          + t_c · [shanten = 0] + o_c · [shanten = 1])
 //! ```
 //!
-//! (shanten of the hand after the discard: a tenpai hand gains more from re-deciding
-//! than its figure says, a 1-shanten one less, at equal figures).
+//! (shanten of the hand after the discard: at equal figures, how much re-deciding adds
+//! still depends on it; the offsets are fitted, and an indicator with fewer than 50
+//! decisions in a continuation's data is 0).
 //!
 //! - OPTIMAL continuations are not mapped: they are the optimum of every play, and the
 //!   engine's later decisions on such a short horizon are that optimum too.
 //! - When no play can win (the candidate's shanten + 1 exceeds the draws left) the
 //!   figure is 0, exactly.
 //! - The map is fitted on concealed hands (no melds) of the rulesets in [`MAPS`], with
-//!   1-20 draws left (games of 17 and of 21 draws after the deal): outside that domain the figure
-//!   is absent rather than extrapolated.
+//!   up to 20 draws left (games of 17 and of 21 draws after the deal): outside that
+//!   domain the figure is absent rather than extrapolated.
 //!
-//! `play_stderr` carries the candidate's sampling error through the map (delta method:
+//! [`PlayFigure::stderr`] carries the candidate's sampling error through the map (delta method:
 //! `stderr · b_c · play (1 - play) / (v (1 - v))`); the map's own error, measured on
 //! held-out walls, is the per-ruleset constant [`calibration_error`] (BENCHMARKS.md
 //! gives the decile tables). The map says nothing new about which discard is best: the
