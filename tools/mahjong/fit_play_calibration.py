@@ -10,7 +10,7 @@ through a logistic model fitted, by maximum likelihood, on the engine's solitair
 (every decision with the game's outcome), separately for each continuation ``c``:
 
     logit P(won) = a_c + b_c * logit(v) + d_c * draws_left / 16
-                   + t_c * [shanten == 0] + o_c * [shanten == 1]
+                   + t_c * [shanten == 0] + o_c * [shanten == 1] + h_c * [shanten == 3]
 
 (``v`` clamped to [0.002, 0.998]; shanten of the hand after the discard; an indicator
 with fewer than 50 decisions of its kind in a continuation's data gets weight 0). The OPTIMAL continuation needs no map (the engine's
@@ -57,7 +57,14 @@ def features(rows: list[dict]) -> np.ndarray:
     d = np.array([r["draws_left"] for r in rows], float)
     s = np.array([r["shanten"] for r in rows])
     return np.column_stack(
-        [np.ones(len(rows)), logit(v), d / 16.0, (s == 0).astype(float), (s == 1).astype(float)]
+        [
+            np.ones(len(rows)),
+            logit(v),
+            d / 16.0,
+            (s == 0).astype(float),
+            (s == 1).astype(float),
+            (s == 3).astype(float),
+        ]
     )
 
 
@@ -140,8 +147,8 @@ def main(argv: list[str]) -> None:
         sys.exit(__doc__)
     rows = load(fit_paths)
     coef = {}
-    print("| continuation | decisions | a | b | d | t | o |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| continuation | decisions | a | b | d | t | o | h |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for c in MAPPED:
         sel = [r for r in rows if r["continuation"] == c and can_win(r)]
         if len(sel) < 100:
@@ -159,8 +166,11 @@ def main(argv: list[str]) -> None:
     print("\n```rust\nRulesetMaps {")
     print(f"    ruleset: Ruleset::{ruleset},")
     for c, field in zip(MAPPED, ["plan", "advance_or_throw", "greedy"]):
-        a, b, d, t, o = coef.get(c, np.zeros(5))
-        print(f"    {field}: PlayMap {{ a: {a:.4f}, b: {b:.4f}, d: {d:.4f}, tenpai: {t:.4f}, one: {o:.4f} }},")
+        a, b, d, t, o, h = coef.get(c, np.zeros(6))
+        print(
+            f"    {field}: PlayMap {{ a: {a:.4f}, b: {b:.4f}, d: {d:.4f}, "
+            f"tenpai: {t:.4f}, one: {o:.4f}, three: {h:.4f} }},"
+        )
     print(f"    calibration_error: {error:.4f},\n}},\n```")
 
 
