@@ -16,6 +16,10 @@
 //!     --record bench/requests/mahjong_game_states.jsonl
 //! ```
 //!
+//! `--decisions` writes every engine decision with its figures and the game's outcome,
+//! the input of `tools/mahjong/fit_play_calibration.py` (BENCHMARKS.md, "The engine's
+//! own play"); `--draws` sets the draws after the deal (17 by default).
+//!
 //! `--record` writes every decision point of the engine's games as one envelope per
 //! line (`bench/requests/README.md`: method, tag `shanten N`, source wall and decision,
 //! the `SuggestMahjongDiscardRequest` in the proto's JSON mapping); the game-state
@@ -79,7 +83,8 @@ struct Cli {
     /// Write one JSON line per engine decision here: the wall's seed, the decision's
     /// turn (0-based), draws left, and the chosen candidate's shanten, continuation,
     /// method, win and tenpai figures with the win figure's standard error, its
-    /// `play_win_probability` (null where absent), and whether the game was won. `tools/mahjong/fit_play_calibration.py` fits the calibration of
+    /// `play_win_probability` (null where absent), and whether the game was won.
+    /// `tools/mahjong/fit_play_calibration.py` fits the calibration of
     /// `play_win_probability` on such files.
     #[arg(long)]
     decisions: Option<std::path::PathBuf>,
