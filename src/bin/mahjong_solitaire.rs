@@ -401,10 +401,12 @@ fn main() {
         if *policy == Policy::Baseline {
             continue;
         }
-        let first = |p: &Played| p.game.decisions.first().map(|(_, c)| c.reported_win);
         let reported: Vec<(f64, bool)> = played
             .iter()
-            .filter_map(|p| first(p).flatten().map(|r| (r, p.game.won)))
+            .filter_map(|p| {
+                let (_, choice) = p.game.decisions.first()?;
+                Some((choice.reported_win?, p.game.won))
+            })
             .collect();
         calibration_table(
             &format!("{policy:?}'s reported win probability at the first decision"),

@@ -198,7 +198,7 @@ pub fn play_figure(
     if melds > 0 || draws_left > MAX_DRAWS {
         return None;
     }
-    let maps = MAPS.iter().find(|m| m.ruleset == ruleset)?;
+    let maps = maps_of(ruleset)?;
     if i64::from(c.shanten) + 1 > i64::from(draws_left) {
         return Some(PlayFigure {
             win: 0.0,
@@ -239,9 +239,12 @@ pub fn play_figure(
 
 /// The held-out calibration error of the maps of `ruleset` (`None`: not fitted).
 pub fn calibration_error(ruleset: Ruleset) -> Option<f64> {
-    MAPS.iter()
-        .find(|m| m.ruleset == ruleset)
-        .map(|m| m.calibration_error)
+    maps_of(ruleset).map(|m| m.calibration_error)
+}
+
+/// The maps fitted for `ruleset`, if any.
+fn maps_of(ruleset: Ruleset) -> Option<&'static RulesetMaps> {
+    MAPS.iter().find(|m| m.ruleset == ruleset)
 }
 
 #[cfg(test)]
