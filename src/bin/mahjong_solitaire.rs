@@ -20,6 +20,10 @@
 //! the input of `tools/mahjong/fit_play_calibration.py` (BENCHMARKS.md, "The engine's
 //! own play"); `--draws` sets the draws after the deal (17 by default).
 //!
+//! `--outcomes` writes one line per game of every policy (seed, won, draws), so that
+//! runs of different builds or settings on the same walls can be paired
+//! (`tools/mahjong/paired.py`).
+//!
 //! `--record` writes every decision point of the engine's games as one envelope per
 //! line (`bench/requests/README.md`: method, tag `shanten N`, source wall and decision,
 //! the `SuggestMahjongDiscardRequest` in the proto's JSON mapping); the game-state
@@ -88,6 +92,11 @@ struct Cli {
     /// `play_win_probability` on such files.
     #[arg(long)]
     decisions: Option<std::path::PathBuf>,
+    /// Write one JSON line per game of every policy here: the policy, the wall's seed,
+    /// whether the game was won and the draws made. Runs of different builds or
+    /// settings on the same seeds pair up by seed (`tools/mahjong/paired.py`).
+    #[arg(long)]
+    outcomes: Option<std::path::PathBuf>,
     /// Print a progress line to stderr every N walls of each policy (0: only when a
     /// policy finishes). Long runs (5,000 walls of three policies) take about an hour.
     #[arg(long, default_value_t = 250)]
@@ -310,6 +319,22 @@ fn main() {
             }
         }
         eprintln!("recorded {lines} decision points into {}", path.display());
+    }
+
+    if let Some(path) = &cli.outcomes {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("outcomes file"));
+        for (policy, played) in &runs {
+            for p in played {
+                let row = serde_json::json!({
+                    "policy": format!("{policy:?}"),
+                    "seed": p.game.seed,
+                    "won": p.game.won,
+                    "draws": p.game.draws,
+                });
+                writeln!(f, "{row}").expect("write");
+            }
+        }
+        eprintln!("wrote every game's outcome into {}", path.display());
     }
 
     if let Some(path) = &cli.decisions
