@@ -27,12 +27,17 @@ import math
 
 def outcomes(path: str, policy: str | None) -> dict[int, bool]:
     won: dict[int, bool] = {}
+    seen: set[str] = set()
     with open(path, encoding="utf-8") as f:
         for line in f:
             row = json.loads(line)
+            seen.add(row.get("policy", ""))
             if policy is not None and row.get("policy", policy) != policy:
                 continue
             won[row["seed"]] = bool(row["won"])
+    if policy is None and len(seen) > 1:
+        # One policy's games would silently overwrite another's on the same seed.
+        raise SystemExit(f"{path} holds policies {sorted(seen)}: name one with --policy-a/-b")
     return won
 
 

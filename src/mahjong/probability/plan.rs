@@ -7,10 +7,10 @@
 //! once, be kept in place of another tile at the same shanten (tegawari, at shanten up to
 //! [`PlanConfig::exchange_up_to`], 2 in the engine's plan) or in place of a tile whose
 //! loss raises shanten by one (breaking down, from shanten up to
-//! [`PlanConfig::down_up_to`]); a first discard that
-//! raises shanten above the hand's best uses the change. Every other draw is kept when it
-//! lowers shanten (with any discard that keeps the new shanten) and thrown otherwise,
-//! as in the advance-or-throw class ([`PlanConfig::ADVANCE_OR_THROW`]: no change at all).
+//! [`PlanConfig::down_up_to`]); a first discard that raises shanten above the hand's
+//! best uses the change. Every other draw is kept when it lowers shanten (with any
+//! discard that keeps the new shanten) and thrown otherwise, as in the advance-or-throw
+//! class ([`PlanConfig::ADVANCE_OR_THROW`]: no change at all).
 //!
 //! # Values
 //!
