@@ -21,7 +21,9 @@ Reads ``mahjong-solitaire --decisions`` files of one ruleset; prints the coeffic
 the decile tables of the raw and the mapped figure, at every decision and at the first
 one, on the fitted files and on held-out ``--check`` files, and the ruleset's entry of
 ``MAPS`` in ``src/mahjong/strategy/play.rs`` (its ``calibration_error`` is the largest
-first-decision decile error on the held-out files). The first-decision tables also give
+first-decision decile error on the held-out files), with the log loss of the fit and of
+the files' own ``play`` figures (the map of the build that wrote them), so that a refit
+can be weighed against the map that ships. The first-decision tables also give
 Hosmer and Lemeshow's chi-square over the deciles of at least 200 games, with the chance
 that estimates calibrated exactly would miss by as much: on 5,000 walls a decile of 300
 to 1,000 games has a sampling error (1.96 sd) of 0.03 to 0.05, so the largest decile
@@ -163,7 +165,21 @@ def report(name: str, rows: list[dict], coef: dict) -> float:
     table(f"Every decision, win_probability (raw) of the {name} games", raw, won, False)
     table(f"Every decision, play_win_probability of the {name} games", est, won, False)
     table(f"First decision, win_probability (raw) of the {name} games", raw[first], won[first])
-    return table(f"First decision, play_win_probability of the {name} games", est[first], won[first])
+    worst = table(f"First decision, play_win_probability of the {name} games", est[first], won[first])
+    # Against the map of the build that wrote the files (their `play` field): which of
+    # the two predicts these games better, by log loss (lower is better).
+    have = np.array([r.get("play") is not None for r in rows])
+    if have.any():
+        old = np.array([r["play"] if r.get("play") is not None else 0.0 for r in rows])
+        print(f"\nLog loss on the {name} games, this fit / the files' play_win_probability:")
+        for label, m in [("every decision", have), ("first decision", have & first)]:
+            print(f"- {label} ({int(m.sum())}): {log_loss(est[m], won[m]):.5f} / {log_loss(old[m], won[m]):.5f}")
+    return worst
+
+
+def log_loss(p: np.ndarray, won: np.ndarray) -> float:
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    return float(-np.mean(won * np.log(p) + (1 - won) * np.log(1 - p)))
 
 
 def main(argv: list[str]) -> None:
