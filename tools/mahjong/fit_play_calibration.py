@@ -127,13 +127,14 @@ def table(title: str, est: np.ndarray, won: np.ndarray, independent: bool = True
         print(f"| {b / 10:.1f}-{(b + 1) / 10:.1f} | {n} | {e:.4f} | {o:.4f} | {o - e:+.4f} | ±{half:.4f} |")
         if n >= 200:
             worst = max(worst, abs(o - e))
-            # The decile's win count against its estimates' sum, by the estimates' own
-            # variance (Hosmer and Lemeshow's statistic, over the deciles judged).
-            var = float((est[m] * (1 - est[m])).sum())
-            chi2 += (won[m].sum() - est[m].sum()) ** 2 / max(var, 1e-12)
-            deciles += 1
+            if independent:
+                # The decile's win count against its estimates' sum, by the estimates'
+                # own variance (Hosmer and Lemeshow's statistic, over the deciles judged).
+                var = float((est[m] * (1 - est[m])).sum())
+                chi2 += (won[m].sum() - est[m].sum()) ** 2 / max(var, 1e-12)
+                deciles += 1
     print(f"\nlargest |realised - estimate| over deciles with >= 200 games: {worst:.4f}")
-    if deciles and independent:
+    if deciles:
         print(
             f"chi-square over those {deciles} deciles: {chi2:.2f} "
             f"(p = {chi2_survival(chi2, deciles):.3f} that calibrated estimates miss by as much)"
@@ -153,6 +154,9 @@ def chi2_survival(x: float, k: int) -> float:
         term *= z / (a + n)
         total += term
         n += 1
+    if math.isinf(total):
+        # The series overflows only for x in the thousands: P(X >= x) is 0 in doubles.
+        return 0.0
     return max(0.0, 1 - total * math.exp(-z + a * math.log(z) - math.lgamma(a)))
 
 
