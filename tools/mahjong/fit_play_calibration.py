@@ -17,6 +17,15 @@ with fewer than 50 decisions of its kind in a continuation's data gets weight 0)
 later decisions are that optimum too). Decisions where no play can win (shanten + 1 >
 draws_left) are left out of the fit (their figure is 0 whatever the map says).
 
+The fit files hold games of 17 draws after the deal (the harness's game, and about a
+real seat's share of the wall) and longer ones (``--draws 21``) that reach 17 to 20
+draws left. A longer game contributes only its decisions with more than 16 draws left:
+its later decisions are of hands the engine has already shaped for several turns, a
+population that a real game's decision at the same draws left does not meet (on the
+RIICHI files of session 20 they read 0.008-0.018 high at 16..10 draws left, where the
+17-draw games' first decisions read low), and mixing the two pulled the map between them.
+A game's length is ``turn + draws_left + 1``.
+
 Reads ``mahjong-solitaire --decisions`` files of one ruleset; prints the coefficients,
 the decile tables of the raw and the mapped figure, at every decision and at the first
 one, on the fitted files and on held-out ``--check`` files, and the ruleset's entry of
@@ -73,6 +82,15 @@ def features(rows: list[dict]) -> np.ndarray:
             (s == 3).astype(float),
         ]
     )
+
+
+GAME_DRAWS = 17
+
+
+def fitted_population(r: dict) -> bool:
+    """A decision the fit uses: any of a 17-draw game, and a longer game's only while
+    more than 16 draws are left (module docs)."""
+    return r["turn"] + r["draws_left"] + 1 <= GAME_DRAWS or r["draws_left"] >= GAME_DRAWS
 
 
 def can_win(r: dict) -> bool:
@@ -200,6 +218,11 @@ def main(argv: list[str]) -> None:
     if not fit_paths:
         sys.exit(__doc__)
     rows = load(fit_paths)
+    kept = [r for r in rows if fitted_population(r)]
+    if len(kept) < len(rows):
+        print(f"{len(rows) - len(kept)} decisions of games longer than {GAME_DRAWS} draws, "
+              f"with {GAME_DRAWS - 1} or fewer draws left, left out of the fit\n")
+    rows = kept
     coef = {}
     print("| continuation | decisions | a | b | d | t | o | h |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")

@@ -37,7 +37,10 @@
 //!   figure is 0, exactly.
 //! - The map is fitted on concealed hands (no melds) of the rulesets in [`MAPS`], with
 //!   up to 20 draws left (games of 17 and of 21 draws after the deal): outside that
-//!   domain the figure is absent rather than extrapolated.
+//!   domain the figure is absent rather than extrapolated. In the RIICHI and GENERAL
+//!   fits a 21-draw game gives only its decisions with 17 to 20 draws left: later, its
+//!   hand has been shaped by the engine for more turns than a real seat's hand at the
+//!   same draws left (SICHUAN's older map used all of them).
 //!
 //! [`PlayFigure::stderr`] carries the candidate's sampling error through the map (delta method:
 //! `stderr · b_c · play (1 - play) / (v (1 - v))`); the map's own error, measured on
@@ -88,32 +91,33 @@ pub const MAPS: &[RulesetMaps] = &[
     RulesetMaps {
         ruleset: Ruleset::General,
         plan: PlayMap {
-            a: -0.5810,
-            b: 0.8733,
-            d: 0.5899,
-            tenpai: 0.2218,
-            one: 0.1014,
+            a: -0.4524,
+            b: 0.9047,
+            d: 0.5413,
+            tenpai: 0.1561,
+            one: 0.0524,
             three: 0.0000,
         },
         advance_or_throw: PlayMap {
-            a: -1.2483,
-            b: 0.7473,
-            d: 1.4639,
+            a: -1.5481,
+            b: 0.6837,
+            d: 1.5612,
             tenpai: 0.0000,
-            one: 0.1334,
-            three: -0.1194,
+            one: 0.0000,
+            three: -0.0103,
         },
         greedy: PlayMap {
-            a: -2.5952,
-            b: 0.4005,
-            d: 1.8305,
+            a: -1.9452,
+            b: 0.5240,
+            d: 1.4611,
             tenpai: 0.0000,
             one: 0.0000,
             three: 0.0000,
         },
-        // Refitted on the games of the engine that ships (tegawari from 2-shanten),
-        // held out on seeds 5000..9999: BENCHMARKS.md, "The maps refitted".
-        calibration_error: 0.0183,
+        // Refitted on every game of the engine that ships (12,500 walls, 21-draw games
+        // only above 16 draws left), held out on fresh seeds 10000..14999: BENCHMARKS.md,
+        // "The maps pooled and held out on fresh walls".
+        calibration_error: 0.0284,
     },
     RulesetMaps {
         ruleset: Ruleset::Sichuan,
@@ -148,34 +152,33 @@ pub const MAPS: &[RulesetMaps] = &[
     RulesetMaps {
         ruleset: Ruleset::Riichi,
         plan: PlayMap {
-            a: -0.5043,
-            b: 0.8676,
-            d: 0.6460,
-            tenpai: 0.1400,
-            one: -0.0202,
+            a: -0.2944,
+            b: 0.9087,
+            d: 0.4089,
+            tenpai: 0.0837,
+            one: -0.0148,
             three: 0.0000,
         },
         advance_or_throw: PlayMap {
-            a: -1.6818,
-            b: 0.6581,
-            d: 1.5973,
+            a: -1.3774,
+            b: 0.7252,
+            d: 1.5425,
             tenpai: 0.0000,
-            one: 0.3916,
-            three: -0.0069,
+            one: 0.4253,
+            three: -0.0442,
         },
         greedy: PlayMap {
-            a: -1.5916,
-            b: 0.5727,
-            d: 1.2029,
+            a: -1.9573,
+            b: 0.5074,
+            d: 1.4679,
             tenpai: 0.0000,
             one: 0.0000,
             three: 0.0000,
         },
-        // Kept over a refit on the engine that ships (fresh walls 10000..14999: log loss
-        // 0.36319 against 0.36337); measured on the 10,000 held-out walls 0..4999 and
-        // 10000..14999, where the 0.4-0.5 decile reaches 208 games (0.0228 on the first
-        // 5,000 alone): BENCHMARKS.md, "The maps refitted".
-        calibration_error: 0.0624,
+        // Refitted on every game of the engine that ships (20,000 walls, 21-draw games
+        // only above 16 draws left), held out on fresh seeds 15000..24999: BENCHMARKS.md,
+        // "The maps pooled and held out on fresh walls".
+        calibration_error: 0.0175,
     },
 ];
 
@@ -290,10 +293,10 @@ mod tests {
             for map in [m.plan, m.advance_or_throw, m.greedy] {
                 assert!(map.b > 0.0, "{r:?}: {map:?}");
             }
-            // A sanity bound only (a map off by 0.1 in a decile of 200 games or more would
-            // be no calibration): the measured figures, up to RIICHI's 0.062 on 10,000
-            // walls, and their decile tables are in BENCHMARKS.md.
-            assert!(m.calibration_error > 0.0 && m.calibration_error < 0.1);
+            // A sanity bound only (a map off by 0.05 in a decile of 200 games or more would
+            // be badly calibrated): the measured figures, up to GENERAL's 0.028 on 5,000
+            // fresh walls, and their decile tables are in BENCHMARKS.md.
+            assert!(m.calibration_error > 0.0 && m.calibration_error < 0.05);
         }
     }
 
