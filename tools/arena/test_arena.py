@@ -11,6 +11,7 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import arena  # noqa: E402
+import fit_calibration  # noqa: E402
 import fullgame  # noqa: E402
 import gameai_client  # noqa: E402  (arena put examples/python on sys.path)
 
@@ -181,6 +182,24 @@ class FullGames(unittest.TestCase):
         self.assertFalse(cal["within_tolerance"])
         # The same miss in a decile of fewer than 100 games does not count.
         self.assertTrue(fullgame.calibration(pairs[:100] + pairs[100:150])["within_tolerance"])
+
+
+class CalibrationCheck(unittest.TestCase):
+    def test_se_z_and_chi_square_by_hand(self):
+        # 100 games at estimate 0.25 with 35 wins: diff +0.10, se = sqrt(0.25 * 0.75 / 100)
+        # = 0.0433, z = 2.309; 100 games at 0.65 with 65 wins: z = 0. Chi-square = z**2 =
+        # 5.333 over 2 deciles: P(X >= 5.333) = exp(-5.333 / 2) = 0.0695 for 2 df.
+        pairs = [(0.25, i < 35) for i in range(100)] + [(0.65, i < 65) for i in range(100)]
+        cal, rows, chi2, cells = fit_calibration.check_rows(pairs)
+        self.assertEqual([r["decile"] for r in rows], ["0.2-0.3", "0.6-0.7"])
+        self.assertAlmostEqual(rows[0]["se"], 0.0433013, places=6)
+        self.assertAlmostEqual(rows[0]["z"], 0.10 / 0.0433013, places=4)
+        self.assertAlmostEqual(rows[1]["z"], 0.0, places=12)
+        self.assertEqual(cells, 2)
+        self.assertAlmostEqual(chi2, 0.01 / (0.25 * 0.75 / 100), places=9)
+        self.assertAlmostEqual(fit_calibration.chi2_survival(chi2, cells),
+                               0.0694835, places=6)
+        self.assertFalse(cal["within_tolerance"])
 
 
 if __name__ == "__main__":
