@@ -124,9 +124,10 @@ pub const CALIBRATION: (f64, f64) = (-0.316, 0.870);
 /// The calibration's own error, measured: the largest |mean estimate − observed win
 /// rate| over the deciles of the estimate holding at least 100 games, on held-out
 /// self-play games (BENCHMARKS.md, "Dou Dizhu bidding"): 0.083 on seed 61's 2,000 deals,
-/// played on a loaded machine where the 200 ms simulation reached only 5-21 deals per
-/// bid (0.067 on seed 41's, 0.070 on both pooled; 0.051 in-sample on the 1,600 games
-/// the calibration was fitted on). The worst held-out figure is the one reported: the
+/// played beside other work that starved the (niced) engine thread, so that the 200 ms
+/// simulation reached only about 10-20 deals per bid against 250-650 on an idle server
+/// (0.067 on seed 41's, 0.070 on both pooled; 0.051 in-sample on the 1,600 games the
+/// calibration was fitted on). The worst held-out figure is the one reported: the
 /// mapping's error grows when the budget buys fewer deals. Not part of `win_stderr`,
 /// which is the sampling error alone.
 pub const CALIBRATION_ERROR: f64 = 0.083;
