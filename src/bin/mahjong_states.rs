@@ -81,6 +81,9 @@ struct Decision {
     discard: String,
     win: f64,
     win_stderr: f64,
+    /// Tenpai probability of the discard (absent from files of older builds).
+    #[serde(default)]
+    tenpai: f64,
     simulated: bool,
     wall_ms: f64,
     cpu_ms: f64,
@@ -136,6 +139,7 @@ fn main() {
             discard: first.tile.to_string(),
             win: first.win_probability,
             win_stderr: first.win_stderr,
+            tenpai: first.tenpai_probability,
             simulated: first.method == Method::Simulated,
             wall_ms: wall.as_secs_f64() * 1e3,
             cpu_ms: cpu.as_secs_f64() * 1e3,

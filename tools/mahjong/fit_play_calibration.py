@@ -38,8 +38,14 @@ that estimates calibrated exactly would miss by as much: on 5,000 walls a decile
 to 1,000 games has a sampling error (1.96 sd) of 0.03 to 0.05, so the largest decile
 error alone cannot tell a miscalibrated map from a calibrated one.
 
+With ``--shipped`` no map is fitted: the files' own ``play`` figures (the map of the
+build that wrote them) are judged, by the same decile tables, every decision and first.
+That is the check of a shipped map on games of a changed engine, before deciding whether
+it needs a refit.
+
 Usage: fit_play_calibration.py [--ruleset Riichi] FIT.jsonl [FIT.jsonl ...]
            [--check HELD_OUT.jsonl ...]
+       fit_play_calibration.py --shipped FILE.jsonl [FILE.jsonl ...]
 (numpy; the arena's venv has it: tools/arena/.venv/bin/python).
 """
 
@@ -204,7 +210,28 @@ def log_loss(p: np.ndarray, won: np.ndarray) -> float:
     return float(-np.mean(won * np.log(p) + (1 - won) * np.log(1 - p)))
 
 
+def shipped(paths: list[str]) -> float:
+    """The decile tables of the files' own ``play`` figures; returns the largest
+    first-decision decile error (deciles of >= 200 games)."""
+    rows = [r for r in load(paths) if r.get("play") is not None]
+    won = np.array([r["won"] for r in rows], float)
+    play = np.array([r["play"] for r in rows])
+    first = np.array([r["turn"] == 0 for r in rows])
+    print(f"## {len(rows)} decisions with play_win_probability, {int(first.sum())} games")
+    table("Every decision, the files' play_win_probability", play, won, False)
+    worst = table("First decision, the files' play_win_probability", play[first], won[first])
+    print(f"\nLog loss: every decision {log_loss(play, won):.5f}, "
+          f"first decision {log_loss(play[first], won[first]):.5f}")
+    print(f"mean first-decision estimate {play[first].mean():.4f}, realised {won[first].mean():.4f}")
+    return worst
+
+
 def main(argv: list[str]) -> None:
+    if argv[:1] == ["--shipped"]:
+        if len(argv) < 2:
+            sys.exit(__doc__)
+        shipped(argv[1:])
+        return
     ruleset = "Riichi"
     if "--ruleset" in argv:
         i = argv.index("--ruleset")

@@ -10,7 +10,10 @@
 //! [`PlanConfig::down_up_to`]); a first discard that raises shanten above the hand's
 //! best uses the change. Every other draw is kept when it lowers shanten (with any
 //! discard that keeps the new shanten) and thrown otherwise, as in the advance-or-throw
-//! class ([`PlanConfig::ADVANCE_OR_THROW`]: no change at all).
+//! class ([`PlanConfig::ADVANCE_OR_THROW`]: no change at all). In the engine's plan the
+//! change also expires once the line is more than one shanten below the hand's own
+//! ([`PlanConfig::change_within`]): from a 2-shanten hand a tegawari may come at 2- or
+//! 1-shanten, not at tenpai.
 //!
 //! # Values
 //!
@@ -64,6 +67,10 @@ pub struct PlanConfig {
     pub exchange_up_to: i8,
     /// Highest shanten from which the one change may break the hand down; `-1`: none.
     pub down_up_to: i8,
+    /// How many advances a line may make before its change expires: with `Some(n)` the
+    /// change can be taken only in states at most `n` shanten below the hand's own
+    /// (the 3n+2 hand's best, or the 3n+1 hand's); `None`: anywhere on the line.
+    pub change_within: Option<u8>,
 }
 
 impl PlanConfig {
@@ -71,16 +78,31 @@ impl PlanConfig {
     pub const ADVANCE_OR_THROW: PlanConfig = PlanConfig {
         exchange_up_to: -1,
         down_up_to: -1,
+        change_within: None,
     };
 
     /// The engine's plan: a tegawari at tenpai, 1- or 2-shanten, or a break-down of a
     /// tenpai hand with weak waits (at most [`WEAK_WAITS`] live copies). Tegawari from
     /// 2-shanten, not only from 1-shanten, won +0.32 points of solitaire play over
     /// 20,000 walls (+0.09 to +0.55) for about 13 % more work (BENCHMARKS.md, "Where
-    /// the engine's gain comes from").
+    /// the engine's gain comes from"). The change expires after one advance
+    /// (`change_within: Some(1)`): the plan is recomputed at every decision, so a change
+    /// the line would make two advances ahead is reconsidered when it comes; on 10,000
+    /// solitaire walls this played as the unlimited change (+0.0004, −0.0010 to +0.0018)
+    /// at half its p99 time per decision (BENCHMARKS.md, "Where the two-shanten time
+    /// goes: the change", and "The change expires after one advance").
     pub const ONE_CHANGE: PlanConfig = PlanConfig {
         exchange_up_to: 2,
         down_up_to: 0,
+        change_within: Some(1),
+    };
+
+    /// [`Self::ONE_CHANGE`] with the change open on the whole line (the engine's plan
+    /// until session 23; kept for comparisons).
+    pub const ONE_CHANGE_UNLIMITED: PlanConfig = PlanConfig {
+        exchange_up_to: 2,
+        down_up_to: 0,
+        change_within: None,
     };
 
     /// Whether any change is allowed.
@@ -193,6 +215,8 @@ pub struct Planner {
     state_limit: usize,
     ticks: u64,
     memory: Reservation,
+    /// Lowest shanten of a state whose line may still change ([`PlanConfig::change_within`]).
+    change_floor: i8,
 }
 
 impl Planner {
@@ -243,7 +267,12 @@ impl Planner {
             state_limit: usize::MAX,
             ticks: 0,
             memory: MemoryBudget::global().reservation(),
+            change_floor: i8::MIN,
         };
+        if let Some(n) = config.change_within {
+            let n = i8::try_from(n).unwrap_or(i8::MAX);
+            planner.change_floor = planner.eval.shanten(hand).saturating_sub(n);
+        }
         planner.state_limit = DEFAULT_MEMORY_BYTES / planner.bytes_per_state();
         planner
     }
@@ -510,7 +539,9 @@ impl Planner {
             } else {
                 let k = k as usize;
                 h[k] += 1;
-                let c = self.node14(h, s - 1, variant, right, useful_mask);
+                // The child is at shanten s - 1: the change survives if s - 1 >= floor.
+                let keep = right && s > self.change_floor;
+                let c = self.node14(h, s - 1, variant, keep, useful_mask);
                 h[k] -= 1;
                 c?
             };
