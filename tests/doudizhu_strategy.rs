@@ -377,3 +377,93 @@ fn search_is_exact_when_few_cards_remain() {
     }
     assert!(checked > 0, "no endgame found among the seeds");
 }
+
+// ---- Measurement: the bid estimate with few simulated deals (not in `cargo test`) -----
+
+/// How the landlord win estimate behaves when the simulation is starved: for random
+/// dealt hands (first to bid), the estimate from `FEW` deals, as the point mapping of
+/// the share (before session 23) and as the posterior mean (since), against the
+/// reference `calibrate(share)` of `MANY` deals, the idle server's figure, which the
+/// calibration was fitted and held out on. Per decile of each small-sample estimate:
+/// its mean against the reference's mean. Run with
+/// `cargo test --release --test doudizhu_strategy -- --ignored --nocapture few_deals`
+/// (about 2 minutes). Output in BENCHMARKS.md, "Dou Dizhu bidding".
+#[test]
+#[ignore = "a measurement, minutes long: BENCHMARKS.md"]
+fn few_deals_bid_estimate_against_many() {
+    use gameai::doudizhu::bidding::{calibrate, calibrated_estimate, estimate_deals};
+    const HANDS: u64 = 400;
+    const MANY: u32 = 600;
+    let rules = Rules::default();
+    let far = Instant::now() + Duration::from_secs(3600);
+    // (hand, reference) per random hand, first to bid.
+    let hands: Vec<(Cards, f64)> = (0..HANDS)
+        .map(|seed| {
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let mut deck: Vec<char> = "3456789TJQKA2".chars().flat_map(|c| [c; 4]).collect();
+            deck.push('X');
+            deck.push('D');
+            deck.shuffle(&mut rng);
+            let hand = cards(&deck[..17].iter().collect::<String>());
+            let reference = estimate_deals(hand.counts(), &[], &rules, far, MANY);
+            (hand, calibrate(reference.simulated_share))
+        })
+        .collect();
+    for few in [10u32, 20, 50] {
+        // (point estimate, posterior estimate, reference) per hand. The small sample's
+        // deals are the reference's first `few` (the simulation's seed is the hand's):
+        // at most 8 % of it.
+        let rows: Vec<(f64, f64, f64)> = hands
+            .iter()
+            .map(|&(hand, reference)| {
+                let small = estimate_deals(hand.counts(), &[], &rules, far, few);
+                let wins = (small.simulated_share * f64::from(small.deals)).round() as u32;
+                (
+                    calibrate(small.simulated_share),
+                    calibrated_estimate(wins, small.deals).0,
+                    reference,
+                )
+            })
+            .collect();
+        for (name, pick) in [("point mapping", 0usize), ("posterior", 1)] {
+            println!(
+                "\n{few} deals, {name}: decile | hands | mean estimate | mean reference | reference - estimate"
+            );
+            let mut sq = 0.0;
+            for d in 0..10 {
+                let sel: Vec<_> = rows
+                    .iter()
+                    .filter(|r| {
+                        let e = if pick == 0 { r.0 } else { r.1 };
+                        ((e * 10.0) as usize).min(9) == d
+                    })
+                    .collect();
+                if sel.is_empty() {
+                    continue;
+                }
+                let n = sel.len() as f64;
+                let e = sel
+                    .iter()
+                    .map(|r| if pick == 0 { r.0 } else { r.1 })
+                    .sum::<f64>()
+                    / n;
+                let t = sel.iter().map(|r| r.2).sum::<f64>() / n;
+                println!(
+                    "{:.1}-{:.1} | {} | {e:.3} | {t:.3} | {:+.3}",
+                    d as f64 / 10.0,
+                    (d + 1) as f64 / 10.0,
+                    sel.len(),
+                    t - e
+                );
+            }
+            for r in &rows {
+                let e = if pick == 0 { r.0 } else { r.1 };
+                sq += (e - r.2).powi(2);
+            }
+            println!(
+                "root mean square against the reference: {:.4}",
+                (sq / rows.len() as f64).sqrt()
+            );
+        }
+    }
+}

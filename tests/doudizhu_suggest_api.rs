@@ -369,22 +369,51 @@ async fn the_default_bid_simulates_and_reports_its_estimates() {
         .unwrap();
     assert_eq!(best.bid, r.bid);
     assert_eq!(r.options[3].landlord_share, 1.0);
-    // Honest errors: the binomial standard error of the simulated share over `deals`,
-    // through the calibration's slope (the delta method), worked out here from the
-    // published calibration.
+    // Honest errors: the estimate is the posterior mean of the published mapping under
+    // the published prior of the true share, after the wins among `deals` (binomial),
+    // and its error the posterior standard deviation; recomputed here by Simpson's rule
+    // on the Beta posterior's density (independent of the library's midpoint grid).
     assert!(r.deals >= 10, "{}", r.deals);
-    let share = r
-        .simulated_landlord_win_share
-        .expect("the raw share")
-        .clamp(0.005, 0.995);
+    let share = r.simulated_landlord_win_share.expect("the raw share");
+    let wins = (share * f64::from(r.deals)).round();
+    assert!((wins / f64::from(r.deals) - share).abs() < 1e-9, "{share}");
+    let (pa, pb) = gameai::doudizhu::bidding::SHARE_PRIOR;
+    let (alpha, beta) = (pa + wins, pb + f64::from(r.deals) - wins);
     let (a, b) = gameai::doudizhu::bidding::CALIBRATION;
-    let logit = (share / (1.0 - share)).ln();
-    let calibrated = 1.0 / (1.0 + (-(a + b * logit)).exp());
-    assert!((p - calibrated).abs() < 1e-9, "{p} vs {calibrated}");
-    let se = b * calibrated * (1.0 - calibrated) / (share * (1.0 - share))
-        * (share * (1.0 - share) / f64::from(r.deals)).sqrt();
+    let calibrated = |s: f64| {
+        let s = s.clamp(0.005, 0.995);
+        1.0 / (1.0 + (-(a + b * (s / (1.0 - s)).ln())).exp())
+    };
+    // Log density relative to its mode (alpha, beta > 1 here), so that exp() stays finite.
+    let mode = (alpha - 1.0) / (alpha + beta - 2.0);
+    let log_at = |s: f64| (alpha - 1.0) * s.ln() + (beta - 1.0) * (1.0 - s).ln();
+    let density = |s: f64| {
+        if s <= 0.0 || s >= 1.0 {
+            0.0
+        } else {
+            (log_at(s) - log_at(mode)).exp()
+        }
+    };
+    let intervals = 20_000;
+    let (mut z, mut m1, mut m2) = (0.0, 0.0, 0.0);
+    for i in 0..=intervals {
+        let s = f64::from(i) / f64::from(intervals);
+        let weight = if i == 0 || i == intervals {
+            1.0
+        } else if i % 2 == 1 {
+            4.0
+        } else {
+            2.0
+        };
+        let d = weight * density(s);
+        z += d;
+        m1 += d * calibrated(s);
+        m2 += d * calibrated(s).powi(2);
+    }
+    let (mean, sd) = (m1 / z, (m2 / z - (m1 / z).powi(2)).sqrt());
+    assert!((p - mean).abs() < 1e-6, "{p} vs {mean}");
     let reported = r.landlord_win_probability_stderr.expect("an error");
-    assert!((reported - se).abs() < 1e-9, "{reported} vs {se}");
+    assert!((reported - sd).abs() < 1e-6, "{reported} vs {sd}");
     // The calibration's own measured error travels with the estimate.
     assert_eq!(
         r.landlord_win_probability_calibration_error,

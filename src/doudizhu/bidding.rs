@@ -22,18 +22,26 @@
 //!
 //! **Estimates.** The *simulated share* is the share of deals this hand wins as landlord
 //! (the bottom cards unknown) when the playout policy plays all seats. The playouts are
-//! not the engine's real play (they see every hand), so the share is mapped to a
-//! probability by a calibration fitted on self-play games of the service, the engine as
-//! landlord against two farmers played by the engine ([`CALIBRATION`], Platt scaling:
-//! `logit p = a + b logit share`): `win_probability`, with the binomial standard error of
-//! the share carried through the mapping. Each option's `expected_score` is the mean
-//! score the hand gets when it makes that bid and the bidding goes on under the model
-//! (it may be outbid and become a farmer): the farmer deals as simulated, the landlord
-//! deals with the calibrated probability of winning them and their simulated points;
-//! `stderr` is the sampling error of the simulated mean. The suggestion is the option of
-//! highest expected score. Nothing here is exact: the figures are Monte Carlo estimates
-//! under the model, the errors say how far the sampling alone may be off, and
-//! BENCHMARKS.md measures the calibration against real games.
+//! not the engine's real play (they see every hand), so the hand's *true share* `s` (the
+//! share over infinitely many deals) is mapped to a probability by a calibration fitted
+//! on self-play games of the service, the engine as landlord against two farmers played
+//! by the engine ([`CALIBRATION`], Platt scaling: `logit p = a + b logit s`).
+//! `win_probability` is the posterior mean of that mapping given the simulated deals: `s`
+//! has the prior [`SHARE_PRIOR`] (Beta, the spread of the shares of dealt hands), the
+//! `w` wins in `n` deals are binomial, so `s` is Beta(α + w, β + n − w) after them, and
+//! `win_probability = E[calibrate(s)]`, with the posterior standard deviation of
+//! `calibrate(s)` as its standard error ([`posterior_calibrated`]). With the hundreds of
+//! deals an idle server plays this is the mapping of the share; with the ten or twenty
+//! a starved one plays it stays near the population's rate instead of taking a noisy
+//! share at face value (BENCHMARKS.md, "Dou Dizhu bidding"). Each option's
+//! `expected_score` is the mean score the hand gets when it makes that bid and the
+//! bidding goes on under the model (it may be outbid and become a farmer): the farmer
+//! deals as simulated, the landlord deals with the posterior calibrated probability of
+//! winning them and their simulated points; `stderr` is the sampling error of the
+//! simulated mean. The suggestion is the option of highest expected score. Nothing here
+//! is exact: the figures are Monte Carlo estimates under the model, the errors say how
+//! far the sampling alone may be off, and BENCHMARKS.md measures the calibration
+//! against real games.
 
 use std::time::Instant;
 
@@ -128,9 +136,23 @@ pub const CALIBRATION: (f64, f64) = (-0.316, 0.870);
 /// simulation reached only about 10-20 deals per bid against 250-650 on an idle server
 /// (0.067 on seed 41's, 0.070 on both pooled; 0.051 in-sample on the 1,600 games the
 /// calibration was fitted on). The worst held-out figure is the one reported: the
-/// mapping's error grows when the budget buys fewer deals. Not part of `win_stderr`,
-/// which is the sampling error alone.
+/// mapping's error grows when the budget buys fewer deals. All of these were measured
+/// with the point mapping of the share, before the posterior over [`SHARE_PRIOR`] took
+/// the number of deals into account (session 23); no arena has been run with it yet, so
+/// the figure stays. Not part of `win_stderr`, which is the sampling error alone.
 pub const CALIBRATION_ERROR: f64 = 0.083;
+
+/// Prior of a dealt hand's true share `s` (see the module docs): Beta(α, β) with the
+/// mean and variance of the simulated shares of the 1,600 self-play games
+/// [`CALIBRATION`] was fitted on (mean 0.493, standard deviation 0.20 once the binomial
+/// noise of their 250-650 deals is taken out; method of moments, BENCHMARKS.md "Dou
+/// Dizhu bidding"). It weighs as about five deals: nothing beside an idle server's
+/// hundreds, a third of the estimate beside a starved server's ten.
+pub const SHARE_PRIOR: (f64, f64) = (2.56, 2.63);
+
+/// Points of the grid on which [`posterior_calibrated`] integrates (midpoints of equal
+/// cells of `(0, 1)`).
+const GRID: usize = 2000;
 
 /// Shares are clamped to `[CLAMP, 1 - CLAMP]` before the logit.
 const CLAMP: f64 = 0.005;
@@ -140,19 +162,57 @@ fn logit(p: f64) -> f64 {
     (p / (1.0 - p)).ln()
 }
 
-/// The calibrated probability of a simulated landlord win share.
+/// The calibrated probability of a landlord win share (the point mapping, without the
+/// prior: [`calibrated_estimate`] is what the estimate reports).
 pub fn calibrate(share: f64) -> f64 {
-    let (a, b) = CALIBRATION;
+    mapped(share, CALIBRATION)
+}
+
+/// `calibrate` with the mapping `(a, b)` (`logit p = a + b logit s`).
+fn mapped(share: f64, (a, b): (f64, f64)) -> f64 {
     1.0 / (1.0 + (-(a + b * logit(share))).exp())
 }
 
-/// The standard error of `calibrate(share)` for a share of `deals` deals: the binomial
-/// error of the share times the slope of the calibration there (the delta method).
-fn calibrated_stderr(share: f64, deals: u32) -> f64 {
-    let s = share.clamp(CLAMP, 1.0 - CLAMP);
-    let p = calibrate(s);
-    let slope = CALIBRATION.1 * p * (1.0 - p) / (s * (1.0 - s));
-    slope * (s * (1.0 - s) / f64::from(deals.max(1))).sqrt()
+/// The posterior mean and standard deviation of `calibration` applied to a true share
+/// `s` with prior Beta(`prior.0`, `prior.1`) after `wins` wins in `deals` binomial
+/// deals: `s` ~ Beta(α + wins, β + deals − wins), integrated by the midpoint rule on
+/// [`GRID`] cells (the density's log, normalised on the grid). With `calibration`
+/// = (0, 1) (no mapping, apart from the clamp) the mean is the Beta mean
+/// `(α + wins) / (α + β + deals)`. Panics if `wins > deals` or a prior parameter is not
+/// positive.
+pub fn posterior_calibrated(
+    wins: u32,
+    deals: u32,
+    prior: (f64, f64),
+    calibration: (f64, f64),
+) -> (f64, f64) {
+    assert!(wins <= deals && prior.0 > 0.0 && prior.1 > 0.0);
+    let a = prior.0 + f64::from(wins);
+    let b = prior.1 + f64::from(deals - wins);
+    let cell = 1.0 / GRID as f64;
+    let log_density = |s: f64| (a - 1.0) * s.ln() + (b - 1.0) * (1.0 - s).ln();
+    // The density's largest log on the grid, so that exp() neither overflows nor
+    // underflows everywhere at once.
+    let top = (0..GRID)
+        .map(|i| log_density((i as f64 + 0.5) * cell))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let (mut total, mut first, mut second) = (0.0, 0.0, 0.0);
+    for i in 0..GRID {
+        let s = (i as f64 + 0.5) * cell;
+        let w = (log_density(s) - top).exp();
+        let p = mapped(s, calibration);
+        total += w;
+        first += w * p;
+        second += w * p * p;
+    }
+    let mean = first / total;
+    let var = (second / total - mean * mean).max(0.0);
+    (mean, var.sqrt())
+}
+
+/// [`posterior_calibrated`] with the published prior and calibration.
+pub fn calibrated_estimate(wins: u32, deals: u32) -> (f64, f64) {
+    posterior_calibrated(wins, deals, SHARE_PRIOR, CALIBRATION)
 }
 
 /// One option's simulated outcomes, split so that the landlord part can be re-weighed by
@@ -193,7 +253,7 @@ impl Tally {
             let lost = self.landlord - self.won;
             let all = (self.won_points + self.lost_points) / f64::from(self.landlord);
             let per = |sum: f64, n: u32| if n > 0 { sum / f64::from(n) } else { all };
-            let p = calibrate(f64::from(self.won) / f64::from(self.landlord));
+            let (p, _) = calibrated_estimate(self.won, self.landlord);
             let mean = 2.0
                 * (p * per(self.won_points, self.won) - (1.0 - p) * per(self.lost_points, lost));
             total += mean * f64::from(self.landlord);
@@ -240,8 +300,21 @@ fn bidding_end(levels: &[u8; 3], made: &[u8]) -> (usize, u8) {
 
 /// Estimates the bid for `hand` (the 17 dealt cards) after `bids` (the bids made so far,
 /// in order; their number is this hand's bidding position), simulating until `deadline`
-/// (at least one deal). The caller checks that the bidding is still open.
+/// (at least one deal, at most [`MAX_DEALS`]). The caller checks that the bidding is
+/// still open.
 pub fn estimate(hand: &Counts, bids: &[u8], rules: &Rules, deadline: Instant) -> BidEstimate {
+    estimate_deals(hand, bids, rules, deadline, MAX_DEALS)
+}
+
+/// [`estimate`] with at most `max_deals` deals (at least one): the same simulation, the
+/// same seed, cut short; for measuring how the estimate behaves with few deals.
+pub fn estimate_deals(
+    hand: &Counts,
+    bids: &[u8],
+    rules: &Rules,
+    deadline: Instant,
+    max_deals: u32,
+) -> BidEstimate {
     let me = bids.len().min(2);
     let highest = bids.iter().copied().max().unwrap_or(0);
     let mut actions: Vec<u8> = vec![0];
@@ -258,10 +331,11 @@ pub fn estimate(hand: &Counts, bids: &[u8], rules: &Rules, deadline: Instant) ->
     let evaluation = ev.evaluate(hand);
     let mut playout = Playout::new(*rules);
     let mut wins = Mean::default();
+    let mut own_wins = 0u32;
     let mut scores = vec![Mean::default(); actions.len()];
     let mut tally = vec![Tally::default(); actions.len()];
     let mut deals = 0u32;
-    while deals < MAX_DEALS && (deals == 0 || Instant::now() < deadline) {
+    while deals == 0 || (deals < max_deals && Instant::now() < deadline) {
         // A deal consistent with the bids made (under the threshold bidder).
         let mut hands = [Cards::EMPTY; 3];
         let mut bottom = Cards::EMPTY;
@@ -300,6 +374,7 @@ pub fn estimate(hand: &Counts, bids: &[u8], rules: &Rules, deadline: Instant) ->
         let own = play(me, &mut playout);
         outcome_as[me] = Some(own);
         wins.add(f64::from(u8::from(own.landlord_wins())));
+        own_wins += u32::from(own.landlord_wins());
         for (k, &a) in actions.iter().enumerate() {
             let mut made = bids.to_vec();
             made.push(a);
@@ -347,8 +422,7 @@ pub fn estimate(hand: &Counts, bids: &[u8], rules: &Rules, deadline: Instant) ->
         })
         .expect("pass is always an option");
     let raw = wins.mean;
-    let p = calibrate(raw);
-    let win_stderr = calibrated_stderr(raw, deals);
+    let (p, win_stderr) = calibrated_estimate(own_wins, deals);
     let odds = format!(
         "estimated landlord win probability {:.2} ± {:.2} (calibrated from {:.0}% of {deals} simulated deals won)",
         p,
@@ -397,4 +471,77 @@ fn consistent(levels: &[u8; 3], bids: &[u8]) -> bool {
         highest = highest.max(b);
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Beta(a, b)'s mean and standard deviation, in closed form.
+    fn beta_moments(a: f64, b: f64) -> (f64, f64) {
+        let n = a + b;
+        (a / n, (a * b / (n * n * (n + 1.0))).sqrt())
+    }
+
+    #[test]
+    fn without_a_mapping_the_posterior_is_the_beta_posterior() {
+        // Identity mapping: E[s | w of n] = (α + w) / (α + β + n) (Beta-binomial
+        // conjugacy); e.g. 3 of 10 under the published prior: 5.56 / 15.19 = 0.36603.
+        for &(w, n) in &[
+            (3u32, 10u32),
+            (0, 1),
+            (1, 1),
+            (0, 20),
+            (17, 20),
+            (250, 400),
+            (7, 600),
+        ] {
+            let (mean, sd) = posterior_calibrated(w, n, SHARE_PRIOR, (0.0, 1.0));
+            let (want_mean, want_sd) = beta_moments(
+                SHARE_PRIOR.0 + f64::from(w),
+                SHARE_PRIOR.1 + f64::from(n - w),
+            );
+            assert!(
+                (mean - want_mean).abs() < 1e-5,
+                "{w}/{n}: {mean} vs {want_mean}"
+            );
+            assert!((sd - want_sd).abs() < 1e-5, "{w}/{n}: {sd} vs {want_sd}");
+        }
+        let (mean, _) = posterior_calibrated(3, 10, SHARE_PRIOR, (0.0, 1.0));
+        assert!((mean - 5.56 / 15.19).abs() < 1e-5);
+    }
+
+    #[test]
+    fn many_deals_give_the_mapping_of_the_share_and_its_delta_error() {
+        // 200 of 400: the posterior is narrow (sd 0.025) around 0.5, so the mean is the
+        // mapping of 0.5 up to the mapping's curvature, and the sd the binomial error
+        // times the mapping's slope (the delta method).
+        let (mean, sd) = calibrated_estimate(200, 400);
+        let p = calibrate(0.5);
+        assert!((mean - p).abs() < 0.002, "{mean} vs {p}");
+        let slope = CALIBRATION.1 * p * (1.0 - p) / 0.25;
+        let delta = slope * (0.25f64 / 400.0).sqrt();
+        assert!((sd / delta - 1.0).abs() < 0.05, "{sd} vs {delta}");
+    }
+
+    #[test]
+    fn few_deals_stay_near_the_population_rate() {
+        // No win in 10 deals is weak evidence: the estimate lies between the mapping of
+        // a share of 0 and the prior's, and rises with the wins, and with more deals at
+        // the same share it moves toward the mapping of the share.
+        let (prior_mean, _) = calibrated_estimate(0, 0);
+        let (zero_of_ten, _) = calibrated_estimate(0, 10);
+        assert!(calibrate(0.0) < zero_of_ten && zero_of_ten < prior_mean);
+        let mut last = 0.0;
+        for w in 0..=10 {
+            let (p, _) = calibrated_estimate(w, 10);
+            assert!(p > last, "{w}: {p} after {last}");
+            last = p;
+        }
+        let (zero_of_hundred, _) = calibrated_estimate(0, 100);
+        assert!(zero_of_hundred < zero_of_ten);
+        let (all_of_ten, _) = calibrated_estimate(10, 10);
+        let (all_of_hundred, _) = calibrated_estimate(100, 100);
+        assert!(all_of_ten < all_of_hundred && all_of_hundred < calibrate(1.0));
+    }
 }
