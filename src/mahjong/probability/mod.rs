@@ -62,9 +62,10 @@
 //!
 //! Larger policy classes (tegawari, breaking down) lose this property: their exact
 //! value needs the drawn multiset in the state. [`optimal`] searches that state for
-//! short horizons; [`plan`] chooses a wider policy (one change per line) with counts
-//! that ignore tiles drawn and thrown after the change, and [`simulate`] measures that
-//! policy's true value under this model, with its standard error. (On the class both
+//! short horizons; [`plan`] chooses a wider policy (one change per line, taken within
+//! one advance of the hand's shanten) with counts that ignore tiles drawn and thrown
+//! after the change, and [`simulate`] measures that policy's true value under this
+//! model, with its standard error. (On the class both
 //! compute, mahjong-cpp's calculator agrees with [`exact`] to 1e-7 on 300 random
 //! 1-3-shanten hands, issue 11: it counts the shrinking pool exactly there too.)
 //!

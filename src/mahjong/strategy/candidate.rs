@@ -22,7 +22,8 @@ pub enum Method {
 pub enum Continuation {
     /// The best play of all: every discard allowed after every draw.
     Optimal,
-    /// The engine's plan: advance or throw with one change (a tegawari or a break-down).
+    /// The engine's plan: advance or throw with one change (a tegawari or a break-down,
+    /// taken before the line has advanced twice).
     Plan,
     /// Advance or throw: keep the draws that lower shanten (with the best discard), throw
     /// the others.

@@ -14,7 +14,8 @@
 //!    of the model, every discard allowed after every draw
 //!    ([`super::probability::optimal`]); the suggested discard is optimal.
 //! 3. **The plan** (hands up to [`discard::PLAN_MAX_SHANTEN`]): the planning DP
-//!    ([`super::probability::plan`], one tegawari or break-down per line) ranks the
+//!    ([`super::probability::plan`], one tegawari or break-down per line, within one
+//!    advance of the hand's shanten) ranks the
 //!    candidates by its own values; each keeping candidate's figures are the plan's win
 //!    and tenpai probability under the exact model, by simulation with a control
 //!    variate ([`super::probability::simulate`]); for a tenpai hand the
