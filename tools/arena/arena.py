@@ -376,7 +376,7 @@ def run(args) -> dict:
     roles = ("landlord", "farmers") if args.roles == "both" else (args.roles,)
     for index, deal in enumerate(make_deals(args.deals, args.seed)):
         for role in roles:
-            estimate = simulated = None
+            estimate = simulated = deals = None
             if args.estimate and role == "landlord" and stub is not None:
                 # The landlord's 17 dealt cards, the bottom cards unknown, bidding first.
                 dealt = collections.Counter(deal["landlord"])
@@ -390,6 +390,7 @@ def run(args) -> dict:
                 bid_stats.latency_ms.append((time.perf_counter() - t) * 1000.0)
                 estimate = reply.landlord_win_probability
                 simulated = reply.simulated_landlord_win_share
+                deals = reply.deals
             # Seeds the opponents' randomness (RandomAgent, RLCardAgent's fallbacks) and
             # the fallback for illegal answers, so a run is reproducible game by game.
             random.seed(f"{args.seed}/{index}/{role}")
@@ -420,6 +421,7 @@ def run(args) -> dict:
                 log.write(json.dumps({"deal": index, "ours": role, "winner": winner,
                                       "bombs": bombs, "points": points,
                                       "estimate": estimate, "simulated": simulated,
+                                      "deals": deals,
                                       "hands": {p: cards_to_str(deal[p]) for p in POSITIONS},
                                       "landlord_cards":
                                           cards_to_str(deal["three_landlord_cards"]),
@@ -508,6 +510,7 @@ def run_full(args) -> dict:
                     estimate["p"] = reply.landlord_win_probability
                     estimate["stderr"] = reply.landlord_win_probability_stderr
                     estimate["simulated"] = reply.simulated_landlord_win_share
+                    estimate["deals"] = reply.deals
                 return reply.bid
 
             bidders = [ours_bid if q == ours else
@@ -540,7 +543,7 @@ def run_full(args) -> dict:
                     "score": fullgame.game_score(bid, bombs, spring, landlord_won, role),
                     "adp": game_points(won, bombs),
                     "estimate": estimate.get("p"), "estimate_stderr": estimate.get("stderr"),
-                    "simulated": estimate.get("simulated")}
+                    "simulated": estimate.get("simulated"), "deals": estimate.get("deals")}
             games.append(game)
             if log:
                 log.write(json.dumps({**game,

@@ -1,15 +1,28 @@
 #!/usr/bin/env python3
-"""Fits the calibration of SuggestDouDizhuBid's landlord win probability (Platt scaling).
+"""Fits the calibration of SuggestDouDizhuBid's landlord win probability (Platt scaling
+through the posterior of the simulated share).
 
-Reads arena ``--log`` files whose landlord games carry ``simulated`` (the service's
-``simulated_landlord_win_share``, the raw share before calibration; ``--estimate`` in
-the play-only arena, or ``--full-game``) and fits, by maximum likelihood,
+The service simulates ``n`` deals and counts the ``w`` the hand wins as landlord (the
+raw share ``w / n``, ``simulated_landlord_win_share``). Its estimate is the posterior mean
+of the mapping
 
-    logit P(landlord wins) = a + b * logit(simulated)
+    p(s) = sigmoid(a + b * logit(s))          (s clamped to [0.005, 0.995])
 
-(the share clamped to [0.005, 0.995]). Prints a and b, and the decile table of the
-raw and the calibrated estimate on the same games. The fitted values go to
-``src/doudizhu/bidding.rs`` (``CALIBRATION``); check them on other deals.
+over the true share ``s`` ~ Beta(SHARE_PRIOR + (w, n - w)) (``src/doudizhu/bidding.rs``:
+``CALIBRATION`` = (a, b), ``SHARE_PRIOR``, ``posterior_calibrated``). This script reads arena
+``--log`` files whose landlord games carry ``simulated`` and the returned ``estimate``
+(``--estimate`` in the play-only arena, or ``--full-game``) and fits (a, b) by maximum
+likelihood of the outcomes under that posterior estimate (Fisher scoring), so that a
+game whose share came from 10 deals weighs as what it is. The number of deals is the
+log's ``deals`` where the arena recorded it; in older logs it is recovered from the
+share (a fraction ``w / n``) and the estimate the service returned with the shipped
+mapping (the multiple of the share's reduced denominator whose posterior mean equals it).
+
+Prints the fitted (a, b) (and the point fit on the raw shares, the mapping before the
+posterior, for comparison), the decile tables, and the log loss of the fit, of the
+shipped mapping (through the posterior) and of the returned estimates. ``--held-out
+FILES`` judges the fit on other games: log loss of both mappings and the fit's decile
+table with se and z. The fitted values go to ``CALIBRATION``.
 
 ``--check`` fits nothing: it reads the calibrated estimate the service returned
 (``estimate``, the ``landlord_win_probability`` of the build that played the games) and
@@ -20,7 +33,7 @@ degrees of freedom) with the chance that estimates calibrated exactly would miss
 much: the issue's criterion (within +-0.05 in every decile of >= 100 games) is at 1 to
 1.7 se in a decile of 100 to 150 games and fails by chance alone fairly often.
 
-Usage: fit_calibration.py LOG.jsonl [LOG.jsonl ...]
+Usage: fit_calibration.py LOG.jsonl [LOG.jsonl ...] [--held-out LOG.jsonl ...]
        fit_calibration.py --check LOG.jsonl [LOG.jsonl ...]
 """
 
@@ -29,6 +42,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +53,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "mahjong"))
 from fit_play_calibration import chi2_survival  # noqa: E402
 
 CLAMP = 0.005
+# src/doudizhu/bidding.rs: CALIBRATION, SHARE_PRIOR, GRID, MAX_DEALS.
+SHIPPED = (-0.316, 0.870)
+SHARE_PRIOR = (2.56, 2.63)
+GRID = 2000
+MAX_DEALS = 20_000
+CELLS = (np.arange(GRID) + 0.5) / GRID
 
 
 def logit(p):
@@ -78,6 +98,100 @@ def fit(pairs: list[tuple[float, bool]], iterations: int = 50) -> tuple[float, f
         if np.max(np.abs(step)) < 1e-10:
             break
     return float(a), float(b)
+
+
+def posterior_weights(wins, deals, prior=SHARE_PRIOR) -> np.ndarray:
+    """Rows: the Beta(prior + (w, n - w)) density on the grid's midpoints, normalised
+    (the midpoint rule of ``posterior_calibrated``)."""
+    wins, deals = np.asarray(wins, dtype=float), np.asarray(deals, dtype=float)
+    a, b = prior[0] + wins, prior[1] + deals - wins
+    log_d = np.outer(a - 1, np.log(CELLS)) + np.outer(b - 1, np.log1p(-CELLS))
+    log_d -= log_d.max(axis=1, keepdims=True)
+    w = np.exp(log_d)
+    return w / w.sum(axis=1, keepdims=True)
+
+
+def mapping(a: float, b: float) -> np.ndarray:
+    """The mapping ``sigmoid(a + b logit s)`` on the grid."""
+    return 1 / (1 + np.exp(-(a + b * logit(CELLS))))
+
+
+def recover_deals(share: float, estimate: float, calibration=SHIPPED) -> int | None:
+    """The number of deals behind ``share`` (= w / n) whose posterior estimate under
+    ``calibration`` is the ``estimate`` the service returned; None if none matches to
+    1e-6 (an estimate from another mapping or prior)."""
+    f = Fraction(share).limit_denominator(MAX_DEALS)
+    if abs(float(f) - share) > 1e-12:
+        return None
+    ks = np.arange(1, MAX_DEALS // f.denominator + 1)
+    # In blocks of 1,000 multiples: a share of 0 or 1 has 20,000 candidates.
+    means = np.concatenate([
+        posterior_weights(block * f.numerator, block * f.denominator) @ mapping(*calibration)
+        for block in np.array_split(ks, max(1, len(ks) // 1000))])
+    best = int(np.argmin(np.abs(means - estimate)))
+    return int(ks[best] * f.denominator) if abs(means[best] - estimate) < 1e-6 else None
+
+
+def games_from(paths: list[str]) -> list[dict]:
+    """The landlord games with their raw share, returned estimate, outcome and deals
+    (logged, or recovered by ``recover_deals``; a game whose deals cannot be told is
+    left out, and said)."""
+    games, lost = [], 0
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                g = json.loads(line)
+                if g.get("ours") != "landlord" or g.get("simulated") is None:
+                    continue
+                share, estimate = float(g["simulated"]), g.get("estimate")
+                deals = g.get("deals")
+                if deals is None and estimate is not None:
+                    deals = recover_deals(share, float(estimate))
+                if deals is None:
+                    lost += 1
+                    continue
+                won = g["won"] if "won" in g else g["winner"] == "landlord"
+                games.append({"share": share, "estimate": estimate, "deals": int(deals),
+                              "wins": round(share * int(deals)), "won": bool(won)})
+    if lost:
+        print(f"({lost} games left out: their number of deals could not be told)")
+    return games
+
+
+def posterior_fit(games: list[dict], start=(0.0, 1.0),
+                  iterations: int = 100) -> tuple[float, float]:
+    """(a, b) maximising the likelihood of the outcomes under the posterior estimate,
+    by Fisher scoring."""
+    w = posterior_weights([g["wins"] for g in games], [g["deals"] for g in games])
+    y = np.array([1.0 if g["won"] else 0.0 for g in games])
+    x = logit(CELLS)
+    a, b = start
+    for _ in range(iterations):
+        m = 1 / (1 + np.exp(-(a + b * x)))
+        dm = m * (1 - m)
+        e = np.clip(w @ m, 1e-12, 1 - 1e-12)
+        ea, eb = w @ dm, w @ (dm * x)
+        v = 1 / (e * (1 - e))
+        score = np.array([np.sum((y - e) * v * ea), np.sum((y - e) * v * eb)])
+        info = np.array([[np.sum(v * ea * ea), np.sum(v * ea * eb)],
+                         [np.sum(v * ea * eb), np.sum(v * eb * eb)]])
+        step = np.linalg.solve(info, score)
+        a, b = a + step[0], b + step[1]
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return float(a), float(b)
+
+
+def posterior_estimates(games: list[dict], calibration) -> np.ndarray:
+    """The service's estimate of each game under ``calibration``."""
+    w = posterior_weights([g["wins"] for g in games], [g["deals"] for g in games])
+    return w @ mapping(*calibration)
+
+
+def log_loss(estimates, games: list[dict]) -> float:
+    e = np.clip(np.asarray(estimates, dtype=float), 1e-12, 1 - 1e-12)
+    y = np.array([1.0 if g["won"] else 0.0 for g in games])
+    return float(-np.mean(y * np.log(e) + (1 - y) * np.log(1 - e)))
 
 
 def calibrated(p: float, a: float, b: float) -> float:
@@ -131,11 +245,40 @@ def main(argv: list[str]) -> int:
     if argv[1] == "--check":
         check(pairs_from(argv[2:], "estimate"))
         return 0
-    pairs = pairs_from(argv[1:])
-    a, b = fit(pairs)
-    print(f"fit on {len(pairs)} landlord games: a = {a:.4f}, b = {b:.4f}")
-    table(pairs, "raw")
-    table([(calibrated(p, a, b), w) for p, w in pairs], "calibrated")
+    args = argv[1:]
+    held_out = []
+    if "--held-out" in args:
+        i = args.index("--held-out")
+        args, held_out = args[:i], args[i + 1:]
+    games = games_from(args)
+    deals = np.array([g["deals"] for g in games])
+    print(f"{len(games)} landlord games; deals per bid: median {np.median(deals):.0f}, "
+          f"10 % below {np.percentile(deals, 10):.0f}, fewest {deals.min()}")
+    pa, pb = fit([(g["share"], g["won"]) for g in games])
+    a, b = posterior_fit(games, start=(pa, pb))
+    print(f"fit through the posterior: a = {a:.4f}, b = {b:.4f} "
+          f"(point fit on the raw shares: a = {pa:.4f}, b = {pb:.4f}; shipped {SHIPPED})")
+    fitted = posterior_estimates(games, (a, b))
+    table([(g["share"], g["won"]) for g in games], "raw")
+    table(list(zip(fitted, [g["won"] for g in games])), "fitted, through the posterior")
+    returned = [g["estimate"] for g in games if g["estimate"] is not None]
+    print(f"log loss: fit {log_loss(fitted, games):.5f}, shipped mapping "
+          f"{log_loss(posterior_estimates(games, SHIPPED), games):.5f}"
+          + (f", returned {log_loss(returned, games):.5f}" if len(returned) == len(games)
+             else ""))
+    if held_out:
+        hold = games_from(held_out)
+        deals = np.array([g["deals"] for g in hold])
+        fit_e = posterior_estimates(hold, (a, b))
+        print(f"held out: {len(hold)} landlord games; deals per bid: median "
+              f"{np.median(deals):.0f}, 10 % below {np.percentile(deals, 10):.0f}, "
+              f"fewest {deals.min()}")
+        print(f"held-out log loss: fit {log_loss(fit_e, hold):.5f}, shipped mapping "
+              f"{log_loss(posterior_estimates(hold, SHIPPED), hold):.5f}")
+        print("held out, the fit:")
+        check(list(zip(fit_e, [g["won"] for g in hold])))
+        print("held out, the shipped mapping:")
+        check(list(zip(posterior_estimates(hold, SHIPPED), [g["won"] for g in hold])))
     return 0
 
 

@@ -9,6 +9,8 @@ import sys
 import types
 import unittest
 
+import numpy as np
+
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import arena  # noqa: E402
 import fit_calibration  # noqa: E402
@@ -201,6 +203,43 @@ class CalibrationCheck(unittest.TestCase):
                                0.0694835, places=6)
         self.assertFalse(cal["within_tolerance"])
 
+
+
+class PosteriorFit(unittest.TestCase):
+    def test_identity_mapping_gives_the_beta_mean(self):
+        # With the mapping (0, 1) the estimate is the mean of Beta(2.56 + 7, 2.63 + 13),
+        # (2.56 + 7) / (5.19 + 20) = 0.379516, up to the clamp at 0.005 (below 1e-5).
+        games = [{"wins": 7, "deals": 20}]
+        est = fit_calibration.posterior_estimates(games, (0.0, 1.0))[0]
+        self.assertAlmostEqual(est, 9.56 / 25.19, delta=1e-5)
+
+    def test_deals_recovered_from_share_and_estimate(self):
+        # 7/20, 14/40 and 105/300 are one share; only the right number of deals gives
+        # the estimate the service would have returned for it.
+        for wins, deals in [(7, 20), (14, 40), (105, 300), (0, 13)]:
+            est = fit_calibration.posterior_estimates(
+                [{"wins": wins, "deals": deals}], fit_calibration.SHIPPED)[0]
+            self.assertEqual(fit_calibration.recover_deals(wins / deals, est), deals)
+        # An estimate no number of deals gives is not matched.
+        self.assertIsNone(fit_calibration.recover_deals(0.35, 0.9))
+
+    def test_fit_through_the_posterior_recovers_a_mapping_from_few_deals(self):
+        # 3,000 hands with true shares from the prior, 20 simulated deals each, outcomes
+        # drawn from the mapping (-0.3, 0.9) of the true share. The point fit on the
+        # raw shares is flattened by their binomial noise (b about 0.55-0.65 on such
+        # samples); the fit through the posterior recovers b within its sampling error
+        # (about 0.06 here).
+        rng = np.random.default_rng(5)
+        s = rng.beta(*fit_calibration.SHARE_PRIOR, size=3000)
+        wins = rng.binomial(20, s)
+        won = rng.random(3000) < 1 / (1 + np.exp(-(-0.3 + 0.9 * fit_calibration.logit(s))))
+        games = [{"share": w / 20, "deals": 20, "wins": int(w), "won": bool(y)}
+                 for w, y in zip(wins, won)]
+        _, point_b = fit_calibration.fit([(g["share"], g["won"]) for g in games])
+        a, b = fit_calibration.posterior_fit(games)
+        self.assertLess(abs(a + 0.3), 0.15)
+        self.assertLess(abs(b - 0.9), 0.2)
+        self.assertLess(point_b, b - 0.1)
 
 if __name__ == "__main__":
     unittest.main()
