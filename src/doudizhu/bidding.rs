@@ -124,10 +124,16 @@ impl Mean {
 }
 
 /// Platt scaling of the simulated share (see the module docs): `logit p = A + B logit s`,
-/// fitted by `tools/arena/fit_calibration.py` on self-play games (BENCHMARKS.md, "Dou
-/// Dizhu bidding": 1,600 self-play landlord games, seeds 21 and 22). `(0, 1)` would leave
-/// the share as it is.
-pub const CALIBRATION: (f64, f64) = (-0.316, 0.870);
+/// fitted by `tools/arena/fit_calibration.py` through the posterior (the likelihood of
+/// the outcomes under [`posterior_calibrated`]'s estimate, given each bid's wins and
+/// deals) on 4,000 self-play landlord games: seed 71's 2,000 with the default 200 ms
+/// bids (median 357 deals) and seed 72's 2,000 with 12 ms bids (median 12 deals, the
+/// starved server's regime). Each seed alone gives a slope near 1 (0.966, 1.039; a point
+/// fit on seed 72's raw shares gives 0.40, flattened by their noise); BENCHMARKS.md, "Dou
+/// Dizhu bidding". The mapping before (−0.316, 0.870) was a point fit on 1,600 games
+/// played under load, whose noisier shares flattened it too. `(0, 1)` would leave the
+/// share as it is.
+pub const CALIBRATION: (f64, f64) = (-0.257, 0.992);
 
 /// The calibration's own error, measured: the largest |mean estimate − observed win
 /// rate| over the deciles of the estimate holding at least 100 games, on held-out
@@ -143,11 +149,12 @@ pub const CALIBRATION: (f64, f64) = (-0.316, 0.870);
 pub const CALIBRATION_ERROR: f64 = 0.083;
 
 /// Prior of a dealt hand's true share `s` (see the module docs): Beta(α, β) with the
-/// mean and variance of the simulated shares of the 1,600 self-play games
-/// [`CALIBRATION`] was fitted on (mean 0.493, standard deviation 0.20 once the binomial
-/// noise of their 250-650 deals is taken out; method of moments, BENCHMARKS.md "Dou
-/// Dizhu bidding"). It weighs as about five deals: nothing beside an idle server's
-/// hundreds, a third of the estimate beside a starved server's ten.
+/// mean and variance of the simulated shares of 1,600 self-play games (seeds 21 and 22:
+/// mean 0.493, standard deviation 0.20 once the binomial noise of their 250-650 deals is
+/// taken out; method of moments, BENCHMARKS.md "Dou Dizhu bidding"). The same moments
+/// of seeds 71 and 72, with each bid's deals known, give (2.57, 2.70) and (2.49, 2.65).
+/// It weighs as about five deals: nothing beside an idle server's hundreds, a third of
+/// the estimate beside a starved server's ten.
 pub const SHARE_PRIOR: (f64, f64) = (2.56, 2.63);
 
 /// Points of the grid on which [`posterior_calibrated`] integrates (midpoints of equal

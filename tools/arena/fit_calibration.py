@@ -16,7 +16,8 @@ likelihood of the outcomes under that posterior estimate (Fisher scoring), so th
 game whose share came from 10 deals weighs as what it is. The number of deals is the
 log's ``deals`` where the arena recorded it; in older logs it is recovered from the
 share (a fraction ``w / n``) and the estimate the service returned with the shipped
-mapping (the multiple of the share's reduced denominator whose posterior mean equals it).
+mapping or an earlier one (the multiple of the share's reduced denominator whose
+posterior mean equals it).
 
 Prints the fitted (a, b) (and the point fit on the raw shares, the mapping before the
 posterior, for comparison), the decile tables, and the log loss of the fit, of the
@@ -54,7 +55,9 @@ from fit_play_calibration import chi2_survival  # noqa: E402
 
 CLAMP = 0.005
 # src/doudizhu/bidding.rs: CALIBRATION, SHARE_PRIOR, GRID, MAX_DEALS.
-SHIPPED = (-0.316, 0.870)
+SHIPPED = (-0.257, 0.992)
+# Mappings that earlier builds returned estimates with (logs without ``deals``).
+EARLIER = [(-0.316, 0.870)]
 SHARE_PRIOR = (2.56, 2.63)
 GRID = 2000
 MAX_DEALS = 20_000
@@ -145,8 +148,10 @@ def games_from(paths: list[str]) -> list[dict]:
                     continue
                 share, estimate = float(g["simulated"]), g.get("estimate")
                 deals = g.get("deals")
-                if deals is None and estimate is not None:
-                    deals = recover_deals(share, float(estimate))
+                for calibration in [SHIPPED, *EARLIER]:
+                    if deals is not None or estimate is None:
+                        break
+                    deals = recover_deals(share, float(estimate), calibration)
                 if deals is None:
                     lost += 1
                     continue
