@@ -335,7 +335,6 @@ pub fn estimate_deals(
     let mut ev = Evaluator::new();
     let evaluation = ev.evaluate(hand);
     let mut playout = Playout::new(*rules);
-    let mut wins = Mean::default();
     let mut own_wins = 0u32;
     let mut scores = vec![Mean::default(); actions.len()];
     let mut tally = vec![Tally::default(); actions.len()];
@@ -378,7 +377,6 @@ pub fn estimate_deals(
         };
         let own = play(me, &mut playout);
         outcome_as[me] = Some(own);
-        wins.add(f64::from(u8::from(own.landlord_wins())));
         own_wins += u32::from(own.landlord_wins());
         for (k, &a) in actions.iter().enumerate() {
             let mut made = bids.to_vec();
@@ -426,7 +424,7 @@ pub fn estimate_deals(
             }
         })
         .expect("pass is always an option");
-    let raw = wins.mean;
+    let raw = f64::from(own_wins) / f64::from(deals);
     let (p, win_stderr) = calibrated_estimate(own_wins, deals);
     let odds = format!(
         "estimated landlord win probability {:.2} ± {:.2} (calibrated from {:.0}% of {deals} simulated deals won)",
