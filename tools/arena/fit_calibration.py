@@ -119,20 +119,28 @@ def mapping(a: float, b: float) -> np.ndarray:
     return 1 / (1 + np.exp(-(a + b * logit(CELLS))))
 
 
-def recover_deals(share: float, estimate: float, calibration=SHIPPED) -> int | None:
-    """The number of deals behind ``share`` (= w / n) whose posterior estimate under
-    ``calibration`` is the ``estimate`` the service returned; None if none matches to
-    1e-6 (an estimate from another mapping or prior)."""
+def recover_deals(share: float, estimate: float,
+                  calibrations=(SHIPPED, *EARLIER)) -> int | None:
+    """The number of deals behind ``share`` (= w / n) whose posterior estimate under one
+    of ``calibrations`` is closest to the ``estimate`` the service returned; None if
+    none matches to 1e-6 (an estimate from another mapping or prior). The closest over
+    all the mappings, not the first within 1e-6: a wrong number of deals under another
+    mapping can land within 1e-6 of an estimate."""
     f = Fraction(share).limit_denominator(MAX_DEALS)
     if abs(float(f) - share) > 1e-12:
         return None
     ks = np.arange(1, MAX_DEALS // f.denominator + 1)
-    # In blocks of 1,000 multiples: a share of 0 or 1 has 20,000 candidates.
-    means = np.concatenate([
-        posterior_weights(block * f.numerator, block * f.denominator) @ mapping(*calibration)
-        for block in np.array_split(ks, max(1, len(ks) // 1000))])
-    best = int(np.argmin(np.abs(means - estimate)))
-    return int(ks[best] * f.denominator) if abs(means[best] - estimate) < 1e-6 else None
+    best_deals, best_miss = None, 1e-6
+    for calibration in calibrations:
+        # In blocks of 1,000 multiples: a share of 0 or 1 has 20,000 candidates.
+        means = np.concatenate([
+            posterior_weights(block * f.numerator, block * f.denominator)
+            @ mapping(*calibration)
+            for block in np.array_split(ks, max(1, len(ks) // 1000))])
+        i = int(np.argmin(np.abs(means - estimate)))
+        if abs(means[i] - estimate) < best_miss:
+            best_deals, best_miss = int(ks[i] * f.denominator), abs(means[i] - estimate)
+    return best_deals
 
 
 def games_from(paths: list[str]) -> list[dict]:
@@ -148,10 +156,8 @@ def games_from(paths: list[str]) -> list[dict]:
                     continue
                 share, estimate = float(g["simulated"]), g.get("estimate")
                 deals = g.get("deals")
-                for calibration in [SHIPPED, *EARLIER]:
-                    if deals is not None or estimate is None:
-                        break
-                    deals = recover_deals(share, float(estimate), calibration)
+                if deals is None and estimate is not None:
+                    deals = recover_deals(share, float(estimate))
                 if deals is None:
                     lost += 1
                     continue
@@ -163,11 +169,16 @@ def games_from(paths: list[str]) -> list[dict]:
     return games
 
 
+def weights_of(games: list[dict]) -> np.ndarray:
+    """``posterior_weights`` of the games' wins and deals (one row per game)."""
+    return posterior_weights([g["wins"] for g in games], [g["deals"] for g in games])
+
+
 def posterior_fit(games: list[dict], start=(0.0, 1.0),
                   iterations: int = 100) -> tuple[float, float]:
     """(a, b) maximising the likelihood of the outcomes under the posterior estimate,
     by Fisher scoring."""
-    w = posterior_weights([g["wins"] for g in games], [g["deals"] for g in games])
+    w = weights_of(games)
     y = np.array([1.0 if g["won"] else 0.0 for g in games])
     x = logit(CELLS)
     a, b = start
@@ -187,20 +198,24 @@ def posterior_fit(games: list[dict], start=(0.0, 1.0),
     return float(a), float(b)
 
 
-def posterior_estimates(games: list[dict], calibration) -> np.ndarray:
-    """The service's estimate of each game under ``calibration``."""
-    w = posterior_weights([g["wins"] for g in games], [g["deals"] for g in games])
+def posterior_estimates(games: list[dict], calibration, weights=None) -> np.ndarray:
+    """The service's estimate of each game under ``calibration`` (``weights``: the
+    games' ``weights_of``, when already computed)."""
+    w = weights_of(games) if weights is None else weights
     return w @ mapping(*calibration)
+
+
+def print_deals(label: str, games: list[dict]) -> None:
+    deals = np.array([g["deals"] for g in games])
+    print(f"{label}: {len(games)} landlord games; deals per bid: median "
+          f"{np.median(deals):.0f}, 10 % below {np.percentile(deals, 10):.0f}, "
+          f"fewest {deals.min()}")
 
 
 def log_loss(estimates, games: list[dict]) -> float:
     e = np.clip(np.asarray(estimates, dtype=float), 1e-12, 1 - 1e-12)
     y = np.array([1.0 if g["won"] else 0.0 for g in games])
     return float(-np.mean(y * np.log(e) + (1 - y) * np.log(1 - e)))
-
-
-def calibrated(p: float, a: float, b: float) -> float:
-    return float(1 / (1 + np.exp(-(a + b * logit(p)))))
 
 
 def table(pairs, title):
@@ -256,34 +271,33 @@ def main(argv: list[str]) -> int:
         i = args.index("--held-out")
         args, held_out = args[:i], args[i + 1:]
     games = games_from(args)
-    deals = np.array([g["deals"] for g in games])
-    print(f"{len(games)} landlord games; deals per bid: median {np.median(deals):.0f}, "
-          f"10 % below {np.percentile(deals, 10):.0f}, fewest {deals.min()}")
+    print_deals("fitted", games)
+    weights = weights_of(games)
     pa, pb = fit([(g["share"], g["won"]) for g in games])
     a, b = posterior_fit(games, start=(pa, pb))
     print(f"fit through the posterior: a = {a:.4f}, b = {b:.4f} "
           f"(point fit on the raw shares: a = {pa:.4f}, b = {pb:.4f}; shipped {SHIPPED})")
-    fitted = posterior_estimates(games, (a, b))
+    fitted = posterior_estimates(games, (a, b), weights)
     table([(g["share"], g["won"]) for g in games], "raw")
     table(list(zip(fitted, [g["won"] for g in games])), "fitted, through the posterior")
     returned = [g["estimate"] for g in games if g["estimate"] is not None]
     print(f"log loss: fit {log_loss(fitted, games):.5f}, shipped mapping "
-          f"{log_loss(posterior_estimates(games, SHIPPED), games):.5f}"
+          f"{log_loss(posterior_estimates(games, SHIPPED, weights), games):.5f}"
           + (f", returned {log_loss(returned, games):.5f}" if len(returned) == len(games)
              else ""))
     if held_out:
         hold = games_from(held_out)
-        deals = np.array([g["deals"] for g in hold])
-        fit_e = posterior_estimates(hold, (a, b))
-        print(f"held out: {len(hold)} landlord games; deals per bid: median "
-              f"{np.median(deals):.0f}, 10 % below {np.percentile(deals, 10):.0f}, "
-              f"fewest {deals.min()}")
+        print_deals("held out", hold)
+        hold_weights = weights_of(hold)
+        won = [g["won"] for g in hold]
+        fit_e = posterior_estimates(hold, (a, b), hold_weights)
+        shipped_e = posterior_estimates(hold, SHIPPED, hold_weights)
         print(f"held-out log loss: fit {log_loss(fit_e, hold):.5f}, shipped mapping "
-              f"{log_loss(posterior_estimates(hold, SHIPPED), hold):.5f}")
+              f"{log_loss(shipped_e, hold):.5f}")
         print("held out, the fit:")
-        check(list(zip(fit_e, [g["won"] for g in hold])))
+        check(list(zip(fit_e, won)))
         print("held out, the shipped mapping:")
-        check(list(zip(posterior_estimates(hold, SHIPPED), [g["won"] for g in hold])))
+        check(list(zip(shipped_e, won)))
     return 0
 
 
