@@ -52,10 +52,11 @@ use rand::seq::SliceRandom;
 use super::card::{Cards, Rank};
 use super::groups::{Counts, pack};
 use super::play::Rules;
-use super::search::playout::{Outcome, Playout};
+use super::search::playout::{Outcome, Playout, Style};
 use super::search::position::Position;
 use super::strategy::bid_level;
 use super::value::{Evaluation, Evaluator};
+use crate::memory_budget::MemoryBudget;
 
 /// Redraws of a deal that contradicts the bids made so far, before it is taken anyway.
 pub const REDRAWS: usize = 30;
@@ -334,7 +335,7 @@ pub fn estimate_deals(
         SmallRng::seed_from_u64(pack(hand) ^ (bids.len() as u64) << 48 ^ u64::from(highest) << 52);
     let mut ev = Evaluator::new();
     let evaluation = ev.evaluate(hand);
-    let mut playout = Playout::new(*rules);
+    let mut playout = Playout::with_style(*rules, Style::BID_SIMULATION, MemoryBudget::global());
     let mut own_wins = 0u32;
     let mut scores = vec![Mean::default(); actions.len()];
     let mut tally = vec![Tally::default(); actions.len()];
