@@ -31,8 +31,8 @@
 //! ([`crate::doudizhu::bidding::CALIBRATION`]) was fitted on. They differ only in the
 //! safe bonus: 0 measured stronger in the search (duplicate self-play at 50 ms per
 //! decision, 1,600 fresh deals: 0.515 ± 0.006 of the games against the bonus of 7;
-//! BENCHMARKS.md, "The playout's safe bonus"), while the bid mapping would need a
-//! refit to follow it.
+//! BENCHMARKS.md, "The playout's margins, safe bonus and inference screened"), while
+//! the bid mapping would need a refit to follow it.
 
 use std::ops::ControlFlow;
 use std::time::Instant;
