@@ -179,12 +179,6 @@ pub struct Playout {
 }
 
 impl Playout {
-    /// The default policy for `rules`, its evaluator memo drawing from the process's
-    /// engine memory budget.
-    pub fn new(rules: Rules) -> Playout {
-        Playout::with_style(rules, Style::DEFAULT, MemoryBudget::global())
-    }
-
     /// A policy for `rules` with parameters `style`, its memo drawing from `budget`.
     pub fn with_style(rules: Rules, style: Style, budget: &'static MemoryBudget) -> Playout {
         Playout {
