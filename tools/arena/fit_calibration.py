@@ -130,17 +130,15 @@ def recover_deals(share: float, estimate: float,
     if abs(float(f) - share) > 1e-12:
         return None
     ks = np.arange(1, MAX_DEALS // f.denominator + 1)
-    best_deals, best_miss = None, 1e-6
-    for calibration in calibrations:
-        # In blocks of 1,000 multiples: a share of 0 or 1 has 20,000 candidates.
-        means = np.concatenate([
-            posterior_weights(block * f.numerator, block * f.denominator)
-            @ mapping(*calibration)
-            for block in np.array_split(ks, max(1, len(ks) // 1000))])
-        i = int(np.argmin(np.abs(means - estimate)))
-        if abs(means[i] - estimate) < best_miss:
-            best_deals, best_miss = int(ks[i] * f.denominator), abs(means[i] - estimate)
-    return best_deals
+    # One column per mapping; the posterior weights are the same for all of them.
+    maps = np.stack([mapping(*c) for c in calibrations], axis=1)
+    # In blocks of 1,000 multiples: a share of 0 or 1 has 20,000 candidates.
+    means = np.concatenate([
+        posterior_weights(block * f.numerator, block * f.denominator) @ maps
+        for block in np.array_split(ks, max(1, len(ks) // 1000))])
+    misses = np.abs(means - estimate)
+    i = int(np.argmin(misses.min(axis=1)))
+    return int(ks[i] * f.denominator) if misses[i].min() < 1e-6 else None
 
 
 def games_from(paths: list[str]) -> list[dict]:
