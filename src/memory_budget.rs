@@ -20,6 +20,10 @@
 //! - Each engine call is also charged its fixed overhead outside the engine's tables
 //!   ([`CALL_OVERHEAD_BYTES`], by `service::run_blocking`), never refused: with many
 //!   calls at once that overhead adds up, and the engines then get that much less.
+//! - Finished mahjong plans leave their buffers for the next call
+//!   (`crate::mahjong::probability::spare`): still charged here, at most an eighth of
+//!   the limit, and freed before any growth would be refused. Idle, [`MemoryBudget::used`]
+//!   is therefore their bytes, not 0.
 //! - Engines reserve what they really allocate (capacity, not length; hash-table
 //!   control bytes included), so that [`MemoryBudget::used`] is an honest figure. It is
 //!   exported as the gauge `gameai_engine_memory_used_bytes` beside
@@ -42,7 +46,10 @@
 //! hard requests"). [`return_large_frees_to_os`], called first thing in `main`, fixes
 //! the threshold at [`MMAP_THRESHOLD_BYTES`], so that every large block has its own
 //! mapping and `free` unmaps it: the same run then peaks at about 70 MB, and RSS
-//! returns to within 0.5 MB of idle when the calls end.
+//! returns to within 0.5 MB of idle when the calls end. The price is that every large
+//! block is a fresh mapping whose pages fault in one by one; the mahjong plans, which
+//! grow the most per call, keep their buffers for the next call instead
+//! (`crate::mahjong::probability::spare`), charged to the budget.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 

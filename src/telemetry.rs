@@ -67,6 +67,10 @@ pub const ENGINE_CALLS_RUNNING: &str = "gameai_engine_calls_running";
 pub const ENGINE_CALLS_WAITING: &str = "gameai_engine_calls_waiting";
 /// Gauge: bytes of the process-wide engine memory budget reserved now.
 pub const ENGINE_MEMORY_USED_BYTES: &str = "gameai_engine_memory_used_bytes";
+/// Gauge: bytes of the engine memory budget held by the spare buffers finished mahjong
+/// plans leave for the next ([`crate::mahjong::probability::spare`]); part of
+/// [`ENGINE_MEMORY_USED_BYTES`].
+pub const ENGINE_MEMORY_POOLED_BYTES: &str = "gameai_engine_memory_pooled_bytes";
 /// Gauge: the process-wide engine memory budget (`--engine-memory-mb`).
 pub const ENGINE_MEMORY_LIMIT_BYTES: &str = "gameai_engine_memory_limit_bytes";
 /// Counter: growths of engine memory refused because the budget was spent.
@@ -151,7 +155,12 @@ fn describe_metrics() {
     describe_gauge!(
         ENGINE_MEMORY_USED_BYTES,
         Unit::Bytes,
-        "Bytes of the process-wide engine memory budget reserved by requests in flight."
+        "Bytes of the process-wide engine memory budget reserved by requests in flight and by spare buffers kept for the next (gameai_engine_memory_pooled_bytes)."
+    );
+    describe_gauge!(
+        ENGINE_MEMORY_POOLED_BYTES,
+        Unit::Bytes,
+        "Bytes of the engine memory budget held by spare buffers of finished mahjong plans, kept for the next call (freed when a call needs the memory)."
     );
     describe_gauge!(
         ENGINE_MEMORY_LIMIT_BYTES,
@@ -183,6 +192,8 @@ fn describe_metrics() {
 pub fn record_at_scrape() {
     let budget = crate::memory_budget::MemoryBudget::global();
     metrics::gauge!(ENGINE_MEMORY_USED_BYTES).set(budget.used() as f64);
+    let pooled = crate::mahjong::probability::spare::SparePool::global().bytes();
+    metrics::gauge!(ENGINE_MEMORY_POOLED_BYTES).set(pooled as f64);
     metrics::gauge!(ENGINE_MEMORY_LIMIT_BYTES).set(budget.limit() as f64);
     metrics::counter!(ENGINE_MEMORY_REFUSALS_TOTAL).absolute(budget.refusals());
     metrics::counter!(LOG_LINES_DROPPED_TOTAL).absolute(logging::log_lines_dropped());

@@ -95,6 +95,7 @@ pub mod optimal;
 pub mod plan;
 pub mod rollout;
 pub mod simulate;
+pub mod spare;
 pub mod store;
 
 pub use draws::default_draws_left;

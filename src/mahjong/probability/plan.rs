@@ -50,13 +50,13 @@
 //! the plan's choices and compute its control variate without search. Vectors and
 //! tables grow through [`super::store`], reserving from the engine memory budget first.
 
-use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::mem::size_of;
 use std::time::Instant;
 
 use super::eval::{ALL_KINDS, Eval};
-use super::store::{map_room, table_bytes, vec_room};
+use super::spare::{Buffers, SparePool};
+use super::store::{map_room, vec_room};
 use super::{Odds, Stopped};
 use crate::memory_budget::{MemoryBudget, Reservation};
 
@@ -195,22 +195,9 @@ pub struct Planner {
     horizon: usize,
     /// `pool[r]` = pool size with `r` draws left.
     pool: Vec<u32>,
-    memo13: HashMap<u128, u32, FastBuild>,
-    memo14: HashMap<u128, u32, FastBuild>,
-    /// Useful kinds (bit mask) of the 13-tile hands weighed as change targets.
-    useful_memo: HashMap<u128, u64, FastBuild>,
-    /// Value arrays, `2 * (T + 1)` per state.
-    values: Vec<f64>,
-    /// 13-tile states; node 0 is [`ZERO`].
-    pub nodes13: Vec<Node13>,
-    /// 14-tile states.
-    pub nodes14: Vec<Node14>,
-    /// Useful edges.
-    pub useful: Vec<Useful>,
-    /// Change edges.
-    pub changes: Vec<Change>,
-    /// Targets of changes and discards of 14-tile states (13-tile node ids).
-    pub targets: Vec<u32>,
+    /// The tables and vectors (memos, value arrays, states, edges), taken from the
+    /// [`SparePool`] when a finished planner left a set there, and left there on drop.
+    pub buf: Buffers,
     deadline: Option<Instant>,
     state_limit: usize,
     ticks: u64,
@@ -238,37 +225,24 @@ impl Planner {
         let n: u32 = unseen.iter().map(|&c| u32::from(c)).sum();
         let draws = draws.min(n);
         let horizon = draws as usize;
-        let stride = 2 * (horizon + 1);
         let mut planner = Planner {
             eval,
             config,
             supply,
             horizon,
             pool: (0..=draws).map(|r| n - draws + r).collect(),
-            memo13: HashMap::default(),
-            memo14: HashMap::default(),
-            useful_memo: HashMap::default(),
-            values: vec![0.0; stride],
-            nodes13: vec![Node13 {
-                arena: 0,
-                u0: 0,
-                un: 0,
-                c0: 0,
-                cn: 0,
-                useful_copies: 0,
-                all_copies: 0,
-                changes_below: false,
-            }],
-            nodes14: Vec::new(),
-            useful: Vec::new(),
-            changes: Vec::new(),
-            targets: Vec::new(),
+            buf: Buffers::default(),
             deadline,
             state_limit: usize::MAX,
             ticks: 0,
             memory: MemoryBudget::global().reservation(),
             change_floor: i8::MIN,
         };
+        if let Some((buffers, memory)) = SparePool::global().take() {
+            planner.buf = buffers;
+            planner.memory = memory;
+        }
+        planner.start_buffers();
         if let Some(n) = config.change_within {
             let n = i8::try_from(n).unwrap_or(i8::MAX);
             planner.change_floor = planner.eval.shanten(hand).saturating_sub(n);
@@ -279,8 +253,29 @@ impl Planner {
 
     /// Draws memory from `budget` instead of the process's.
     pub fn with_memory_budget(mut self, budget: &'static MemoryBudget) -> Planner {
-        self.memory = budget.reservation();
+        // Buffers taken from the pool are charged to the process's budget: they go
+        // back, and the planner starts again from empty ones.
+        let memory = std::mem::replace(&mut self.memory, budget.reservation());
+        SparePool::global().give(std::mem::take(&mut self.buf), memory);
+        self.start_buffers();
         self
+    }
+
+    /// Puts the first state in the (empty) buffers: node 0, [`ZERO`], with its values
+    /// (uncharged: a few hundred bytes).
+    fn start_buffers(&mut self) {
+        let stride = self.stride();
+        self.buf.values.resize(stride, 0.0);
+        self.buf.nodes13.push(Node13 {
+            arena: 0,
+            u0: 0,
+            un: 0,
+            c0: 0,
+            cn: 0,
+            useful_copies: 0,
+            all_copies: 0,
+            changes_below: false,
+        });
     }
 
     /// Sets the bound on states; [`Stopped::StateLimit`] beyond it.
@@ -316,7 +311,7 @@ impl Planner {
 
     /// States evaluated (3n+1 and 3n+2).
     pub fn states(&self) -> u64 {
-        (self.memo13.len() + self.memo14.len()) as u64
+        (self.buf.memo13.len() + self.buf.memo14.len()) as u64
     }
 
     /// Pool size with `r` draws left.
@@ -334,7 +329,7 @@ impl Planner {
         if n == ONE {
             return 1.0;
         }
-        self.values[self.nodes13[n as usize].arena as usize * self.stride() + r]
+        self.buf.values[self.buf.nodes13[n as usize].arena as usize * self.stride() + r]
     }
 
     /// Tenpai value of 13-tile node `n` with `r` draws left.
@@ -343,8 +338,8 @@ impl Planner {
         if n == ONE {
             return 1.0;
         }
-        let base = self.nodes13[n as usize].arena as usize * self.stride();
-        self.values[base + self.horizon + 1 + r]
+        let base = self.buf.nodes13[n as usize].arena as usize * self.stride();
+        self.buf.values[base + self.horizon + 1 + r]
     }
 
     /// Win and tenpai value of 14-tile node `n` ([`ONE`]: a win) with `r` draws left.
@@ -353,10 +348,10 @@ impl Planner {
         if n == ONE {
             return (1.0, 1.0);
         }
-        let base = self.nodes14[n as usize].arena as usize * self.stride();
+        let base = self.buf.nodes14[n as usize].arena as usize * self.stride();
         (
-            self.values[base + r],
-            self.values[base + self.horizon + 1 + r],
+            self.buf.values[base + r],
+            self.buf.values[base + self.horizon + 1 + r],
         )
     }
 
@@ -405,7 +400,7 @@ impl Planner {
     /// Whether the values of 13-tile node `n` are exact (no change can be taken on any
     /// line from it: the advance-or-throw recurrence with exact counts).
     pub fn is_exact(&self, n: u32) -> bool {
-        n == ONE || !self.nodes13[n as usize].changes_below
+        n == ONE || !self.buf.nodes13[n as usize].changes_below
     }
 
     /// Win and tenpai value of a 13-tile node with all `T` draws to come.
@@ -420,7 +415,7 @@ impl Planner {
     /// state: a state with changes is checked again per change kind).
     fn tick(&mut self) -> PlanResult<()> {
         self.ticks += 1;
-        if self.memo13.len() + self.memo14.len() >= self.state_limit {
+        if self.buf.memo13.len() + self.buf.memo14.len() >= self.state_limit {
             return Err(Stopped::StateLimit(self.state_limit));
         }
         if self.ticks % 16 == 1 {
@@ -440,27 +435,19 @@ impl Planner {
     /// Room for one more state of either kind and `edges` more edges / targets.
     fn room(&mut self, edges: usize) -> PlanResult<()> {
         let stride = self.stride();
-        vec_room(&mut self.values, stride, &mut self.memory)?;
-        vec_room(&mut self.nodes13, 1, &mut self.memory)?;
-        vec_room(&mut self.nodes14, 1, &mut self.memory)?;
-        vec_room(&mut self.useful, 34, &mut self.memory)?;
-        vec_room(&mut self.changes, 34, &mut self.memory)?;
-        vec_room(&mut self.targets, edges, &mut self.memory)?;
-        map_room(&mut self.memo13, &mut self.memory)?;
-        map_room(&mut self.memo14, &mut self.memory)
+        vec_room(&mut self.buf.values, stride, &mut self.memory)?;
+        vec_room(&mut self.buf.nodes13, 1, &mut self.memory)?;
+        vec_room(&mut self.buf.nodes14, 1, &mut self.memory)?;
+        vec_room(&mut self.buf.useful, 34, &mut self.memory)?;
+        vec_room(&mut self.buf.changes, 34, &mut self.memory)?;
+        vec_room(&mut self.buf.targets, edges, &mut self.memory)?;
+        map_room(&mut self.buf.memo13, &mut self.memory)?;
+        map_room(&mut self.buf.memo14, &mut self.memory)
     }
 
     /// Bytes the structures have allocated (for the tests of the budget accounting).
     pub fn allocated_bytes(&self) -> usize {
-        self.values.capacity() * 8
-            + self.nodes13.capacity() * size_of::<Node13>()
-            + self.nodes14.capacity() * size_of::<Node14>()
-            + self.useful.capacity() * size_of::<Useful>()
-            + self.changes.capacity() * size_of::<Change>()
-            + self.targets.capacity() * 4
-            + table_bytes::<u128, u32>(self.memo13.capacity())
-            + table_bytes::<u128, u32>(self.memo14.capacity())
-            + table_bytes::<u128, u64>(self.useful_memo.capacity())
+        self.buf.bytes()
     }
 
     /// Copies the plan counts for kind `k` of 13-tile hand `h` (supply minus hand, one
@@ -484,14 +471,14 @@ impl Planner {
         candidates: u64,
     ) -> PlanResult<u32> {
         let key = pack(h, variant, right);
-        if let Some(&i) = self.memo13.get(&key) {
+        if let Some(&i) = self.buf.memo13.get(&key) {
             return Ok(i);
         }
         // Shanten s needs s draws to tenpai and s + 1 to win: beyond the horizon every
         // value is 0 (a changed line cannot get there faster).
         if s > 0 && s as usize > self.horizon {
-            map_room(&mut self.memo13, &mut self.memory)?;
-            self.memo13.insert(key, ZERO);
+            map_room(&mut self.buf.memo13, &mut self.memory)?;
+            self.buf.memo13.insert(key, ZERO);
             return Ok(ZERO);
         }
         self.tick()?;
@@ -525,8 +512,8 @@ impl Planner {
         }
         if variant.is_some() && !variant_useful {
             let i = self.node13(h, s, None, right, candidates)?;
-            map_room(&mut self.memo13, &mut self.memory)?;
-            self.memo13.insert(key, i);
+            map_room(&mut self.buf.memo13, &mut self.memory)?;
+            self.buf.memo13.insert(key, i);
             return Ok(i);
         }
         // Children of the useful draws.
@@ -637,21 +624,21 @@ impl Planner {
             }
         }
         self.room(n_found)?;
-        let id = self.nodes13.len() as u32;
-        let arena = (self.values.len() / self.stride()) as u32;
-        let u0 = self.useful.len() as u32;
+        let id = self.buf.nodes13.len() as u32;
+        let arena = (self.buf.values.len() / self.stride()) as u32;
+        let u0 = self.buf.useful.len() as u32;
         for &(kind, copies, child) in &kids[..n_useful] {
-            self.useful.push(Useful {
+            self.buf.useful.push(Useful {
                 kind,
                 copies,
                 child,
             });
         }
-        let c0 = self.changes.len() as u32;
-        let base = self.targets.len() as u32;
-        self.targets.extend_from_slice(&found[..n_found]);
+        let c0 = self.buf.changes.len() as u32;
+        let base = self.buf.targets.len() as u32;
+        self.buf.targets.extend_from_slice(&found[..n_found]);
         for &(kind, copies, first, len) in &change_kinds[..n_changes] {
-            self.changes.push(Change {
+            self.buf.changes.push(Change {
                 kind,
                 copies,
                 start: base + u32::from(first),
@@ -661,8 +648,8 @@ impl Planner {
         let changes_below = n_changes > 0
             || kids[..n_useful]
                 .iter()
-                .any(|&(_, _, c)| c != ONE && self.nodes14[c as usize].changes_below);
-        self.nodes13.push(Node13 {
+                .any(|&(_, _, c)| c != ONE && self.buf.nodes14[c as usize].changes_below);
+        self.buf.nodes13.push(Node13 {
             arena,
             u0,
             un: n_useful as u16,
@@ -673,7 +660,7 @@ impl Planner {
             changes_below,
         });
         self.fill13(id, s <= 0);
-        self.memo13.insert(key, id);
+        self.buf.memo13.insert(key, id);
         Ok(id)
     }
 
@@ -682,16 +669,16 @@ impl Planner {
     fn fill13(&mut self, id: u32, tenpai: bool) {
         let t = self.horizon;
         let stride = self.stride();
-        let node = self.nodes13[id as usize];
-        let at = self.values.len();
-        self.values.resize(at + stride, 0.0);
-        let (done, own) = self.values.split_at_mut(at);
+        let node = self.buf.nodes13[id as usize];
+        let at = self.buf.values.len();
+        self.buf.values.resize(at + stride, 0.0);
+        let (done, own) = self.buf.values.split_at_mut(at);
         let (win, ten) = own.split_at_mut(t + 1);
         let a = f64::from(node.useful_copies);
         let rest = f64::from(node.all_copies) - a;
-        let useful = &self.useful[node.u0 as usize..(node.u0 + u32::from(node.un)) as usize];
-        let changes = &self.changes[node.c0 as usize..(node.c0 + u32::from(node.cn)) as usize];
-        let arena13 = |n: u32| self.nodes13[n as usize].arena as usize * stride;
+        let useful = &self.buf.useful[node.u0 as usize..(node.u0 + u32::from(node.un)) as usize];
+        let changes = &self.buf.changes[node.c0 as usize..(node.c0 + u32::from(node.cn)) as usize];
+        let arena13 = |n: u32| self.buf.nodes13[n as usize].arena as usize * stride;
         for r in 1..=t {
             let m_r = f64::from(self.pool[r]).max(a).max(1.0);
             let (stay_w, stay_t) = (win[r - 1], ten[r - 1]);
@@ -703,7 +690,7 @@ impl Planner {
                     w += p;
                     tp += p;
                 } else {
-                    let c = self.nodes14[e.child as usize].arena as usize * stride;
+                    let c = self.buf.nodes14[e.child as usize].arena as usize * stride;
                     w += p * done[c + r - 1];
                     tp += p * done[c + t + r];
                 }
@@ -715,7 +702,7 @@ impl Planner {
                     let q = p_other * f64::from(c.copies) / rest;
                     p_rest -= q;
                     let (mut bw, mut bt) = (stay_w, stay_t);
-                    for &x in &self.targets[c.start as usize..(c.start + c.len) as usize] {
+                    for &x in &self.buf.targets[c.start as usize..(c.start + c.len) as usize] {
                         let b = arena13(x);
                         let (xw, xt) = (done[b + r - 1], done[b + t + r]);
                         if better(xw, xt, bw, bt) {
@@ -754,7 +741,7 @@ impl Planner {
         regular: impl FnOnce(&mut [u8; 34]) -> u64,
     ) -> PlanResult<u64> {
         let key = pack(h, None, false);
-        if let Some(&mask) = self.useful_memo.get(&key) {
+        if let Some(&mask) = self.buf.useful_memo.get(&key) {
             return Ok(mask);
         }
         let regular = regular(h);
@@ -762,8 +749,8 @@ impl Planner {
         let mask = (0..34)
             .filter(|&k| after[k] < s)
             .fold(0u64, |m, k| m | 1 << k);
-        map_room(&mut self.useful_memo, &mut self.memory)?;
-        self.useful_memo.insert(key, mask);
+        map_room(&mut self.buf.useful_memo, &mut self.memory)?;
+        self.buf.useful_memo.insert(key, mask);
         Ok(mask)
     }
 
@@ -799,7 +786,7 @@ impl Planner {
         candidates: u64,
     ) -> PlanResult<u32> {
         let key = pack(h, variant, right);
-        if let Some(&i) = self.memo14.get(&key) {
+        if let Some(&i) = self.buf.memo14.get(&key) {
             return Ok(i);
         }
         self.tick()?;
@@ -819,14 +806,14 @@ impl Planner {
             }
         }
         self.room(n)?;
-        let id = self.nodes14.len() as u32;
-        let arena = (self.values.len() / self.stride()) as u32;
-        let start = self.targets.len() as u32;
-        self.targets.extend_from_slice(&kids[..n]);
+        let id = self.buf.nodes14.len() as u32;
+        let arena = (self.buf.values.len() / self.stride()) as u32;
+        let start = self.buf.targets.len() as u32;
+        self.buf.targets.extend_from_slice(&kids[..n]);
         let changes_below = kids[..n]
             .iter()
-            .any(|&k| self.nodes13[k as usize].changes_below);
-        self.nodes14.push(Node14 {
+            .any(|&k| self.buf.nodes13[k as usize].changes_below);
+        self.buf.nodes14.push(Node14 {
             arena,
             start,
             len: n as u32,
@@ -834,16 +821,16 @@ impl Planner {
         });
         let t = self.horizon;
         let stride = self.stride();
-        let at = self.values.len();
-        self.values.resize(at + stride, 0.0);
+        let at = self.buf.values.len();
+        self.buf.values.resize(at + stride, 0.0);
         for r in 0..=t {
             if let Some(best) = self.choose(kids[..n].iter().copied(), r) {
                 let (w, tp) = (self.win13(best, r), self.tenpai13(best, r));
-                self.values[at + r] = w;
-                self.values[at + t + 1 + r] = tp;
+                self.buf.values[at + r] = w;
+                self.buf.values[at + t + 1 + r] = tp;
             }
         }
-        self.memo14.insert(key, id);
+        self.buf.memo14.insert(key, id);
         Ok(id)
     }
 }
@@ -867,11 +854,21 @@ fn pack(h: &[u8; 34], variant: Option<u8>, right: bool) -> u128 {
     key | u128::from(right) << 110
 }
 
+impl Drop for Planner {
+    /// Leaves the buffers, with the reservation that pays for them, for the next planner
+    /// (freed instead if they do not fit in the pool or were charged to another budget).
+    fn drop(&mut self) {
+        let budget = self.memory.budget();
+        let memory = std::mem::replace(&mut self.memory, budget.reservation());
+        SparePool::global().give(std::mem::take(&mut self.buf), memory);
+    }
+}
+
 /// A multiply-fold hasher for the `u128` state keys (the std SipHash is several times
 /// slower; the keys are not attacker-chosen in a way that matters: the state count is
 /// bounded).
 #[derive(Default, Clone, Copy)]
-struct FastHasher(u64);
+pub struct FastHasher(u64);
 
 impl Hasher for FastHasher {
     fn finish(&self) -> u64 {
@@ -892,4 +889,5 @@ impl Hasher for FastHasher {
     }
 }
 
-type FastBuild = BuildHasherDefault<FastHasher>;
+/// The plan tables' hasher builder.
+pub type FastBuild = BuildHasherDefault<FastHasher>;

@@ -114,14 +114,14 @@ impl<'a> Simulator<'a> {
             if n == ZERO || self.wall.is_empty() {
                 break;
             }
-            let node = plan.nodes13[n as usize];
+            let node = plan.buf.nodes13[n as usize];
             let size = self.wall.len() as f64;
             let a = f64::from(node.useful_copies);
             let model = f64::from(plan.pool_at(r)).max(a).max(1.0);
             let rest = f64::from(node.all_copies) - a;
             let (sw, st) = (plan.win13(n, r - 1), plan.tenpai13(n, r - 1));
-            let useful = &plan.useful[node.u0 as usize..(node.u0 + u32::from(node.un)) as usize];
-            let changes = &plan.changes[node.c0 as usize..(node.c0 + u32::from(node.cn)) as usize];
+            let useful = &plan.buf.useful[node.u0 as usize..(node.u0 + u32::from(node.un)) as usize];
+            let changes = &plan.buf.changes[node.c0 as usize..(node.c0 + u32::from(node.cn)) as usize];
             for e in useful {
                 let p = f64::from(self.counts[e.kind as usize]) / size;
                 let q = f64::from(e.copies) / model;
@@ -148,8 +148,8 @@ impl<'a> Simulator<'a> {
                 if e.child == ONE {
                     break;
                 }
-                let kid = plan.nodes14[e.child as usize];
-                let options = &plan.targets[kid.start as usize..(kid.start + kid.len) as usize];
+                let kid = plan.buf.nodes14[e.child as usize];
+                let options = &plan.buf.targets[kid.start as usize..(kid.start + kid.len) as usize];
                 n = plan.choose(options.iter().copied(), r - 1).unwrap_or(ZERO);
             } else if let Some(c) = changes.iter().find(|c| c.kind == m) {
                 let (to, _) = self.best_change(c.start, c.len, r - 1, (sw, st));
@@ -173,7 +173,7 @@ impl<'a> Simulator<'a> {
     ) -> (Option<u32>, (f64, f64)) {
         let plan = self.plan;
         let mut best = (None, stay);
-        for &x in &plan.targets[start as usize..(start + len) as usize] {
+        for &x in &plan.buf.targets[start as usize..(start + len) as usize] {
             let (xw, xt) = (plan.win13(x, r), plan.tenpai13(x, r));
             if better(xw, xt, best.1.0, best.1.1) {
                 best = (Some(x), (xw, xt));
