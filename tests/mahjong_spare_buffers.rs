@@ -74,14 +74,22 @@ fn a_planner_on_spare_buffers_gives_the_same_values_and_is_charged_for_them() {
 
     // The small hand again, on the large plan's (cleared) buffers: the same bits.
     let mut reused = planner(&small, 6);
-    assert_eq!(reused.allocated_bytes(), big_bytes, "the spare set is in use");
+    assert_eq!(
+        reused.allocated_bytes(),
+        big_bytes,
+        "the spare set is in use"
+    );
     assert_eq!(plan_bits(&mut reused, &small_hand), expected);
     drop(reused);
 
     // A planner on another budget leaves the pool alone and is not pooled itself.
     let other = MemoryBudget::leak(64 << 20);
     let elsewhere = planner(&small, 6).with_memory_budget(other);
-    assert_eq!(pool.bytes(), big_bytes, "the spare set went back to the pool");
+    assert_eq!(
+        pool.bytes(),
+        big_bytes,
+        "the spare set went back to the pool"
+    );
     drop(elsewhere);
     assert_eq!((pool.bytes(), other.used()), (big_bytes, 0));
 

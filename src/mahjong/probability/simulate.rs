@@ -120,8 +120,10 @@ impl<'a> Simulator<'a> {
             let model = f64::from(plan.pool_at(r)).max(a).max(1.0);
             let rest = f64::from(node.all_copies) - a;
             let (sw, st) = (plan.win13(n, r - 1), plan.tenpai13(n, r - 1));
-            let useful = &plan.buf.useful[node.u0 as usize..(node.u0 + u32::from(node.un)) as usize];
-            let changes = &plan.buf.changes[node.c0 as usize..(node.c0 + u32::from(node.cn)) as usize];
+            let useful =
+                &plan.buf.useful[node.u0 as usize..(node.u0 + u32::from(node.un)) as usize];
+            let changes =
+                &plan.buf.changes[node.c0 as usize..(node.c0 + u32::from(node.cn)) as usize];
             for e in useful {
                 let p = f64::from(self.counts[e.kind as usize]) / size;
                 let q = f64::from(e.copies) / model;
