@@ -22,8 +22,8 @@
 //!   calls at once that overhead adds up, and the engines then get that much less.
 //! - Finished mahjong plans leave their buffers for the next call
 //!   (`crate::mahjong::probability::spare`): still charged here, at most an eighth of
-//!   the limit, and freed before any growth would be refused. Idle, [`MemoryBudget::used`]
-//!   is therefore their bytes, not 0.
+//!   the limit, and freed before any engine's growth would be refused (the budget's
+//!   [`Reclaim`]er). Idle, [`MemoryBudget::used`] is therefore their bytes, not 0.
 //! - Engines reserve what they really allocate (capacity, not length; hash-table
 //!   control bytes included), so that [`MemoryBudget::used`] is an honest figure. It is
 //!   exported as the gauge `gameai_engine_memory_used_bytes` beside
@@ -51,6 +51,7 @@
 //! grow the most per call, keep their buffers for the next call instead
 //! (`crate::mahjong::probability::spare`), charged to the budget.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The default budget: 512 MiB, which leaves about half of the Deployment's 1 GiB
@@ -102,6 +103,13 @@ pub fn return_large_frees_to_os() -> bool {
     }
 }
 
+/// Memory kept for reuse and charged to a budget, which it can give back on demand
+/// (see [`MemoryBudget::set_reclaimer`]).
+pub trait Reclaim: Sync + std::fmt::Debug {
+    /// Frees what is kept (its reservations released); returns the bytes given back.
+    fn reclaim(&self) -> usize;
+}
+
 /// A pool of bytes shared by the engines. See the [module docs](self).
 #[derive(Debug)]
 pub struct MemoryBudget {
@@ -109,6 +117,7 @@ pub struct MemoryBudget {
     used: AtomicUsize,
     peak: AtomicUsize,
     refusals: AtomicU64,
+    reclaimer: OnceLock<&'static dyn Reclaim>,
 }
 
 static GLOBAL: MemoryBudget = MemoryBudget::new(DEFAULT_LIMIT_BYTES);
@@ -121,7 +130,16 @@ impl MemoryBudget {
             used: AtomicUsize::new(0),
             peak: AtomicUsize::new(0),
             refusals: AtomicU64::new(0),
+            reclaimer: OnceLock::new(),
         }
+    }
+
+    /// Registers what to free before a growth is refused: a growth that does not fit
+    /// first asks `reclaimer` to give back what it keeps and tries once more (a
+    /// refusal is counted only if it still does not fit). The first registration wins;
+    /// returns whether this one did. `reclaimer` must not take from this budget.
+    pub fn set_reclaimer(&self, reclaimer: &'static dyn Reclaim) -> bool {
+        self.reclaimer.set(reclaimer).is_ok()
     }
 
     /// The process's budget, the one every engine draws from.
@@ -193,7 +211,22 @@ impl MemoryBudget {
     }
 
     /// Takes `bytes` if they fit under the limit.
+    /// Takes `bytes` if they fit under the limit, after asking the reclaimer (if any)
+    /// to give back what it keeps when they do not.
     fn take(&self, bytes: usize) -> bool {
+        if self.try_take(bytes)
+            || self
+                .reclaimer
+                .get()
+                .is_some_and(|r| r.reclaim() > 0 && self.try_take(bytes))
+        {
+            return true;
+        }
+        self.refusals.fetch_add(1, Ordering::Relaxed);
+        false
+    }
+
+    fn try_take(&self, bytes: usize) -> bool {
         let limit = self.limit();
         let taken = self
             .used
@@ -205,10 +238,7 @@ impl MemoryBudget {
                 self.peak.fetch_max(before + bytes, Ordering::Relaxed);
                 true
             }
-            Err(_) => {
-                self.refusals.fetch_add(1, Ordering::Relaxed);
-                false
-            }
+            Err(_) => false,
         }
     }
 

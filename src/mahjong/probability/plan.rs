@@ -225,23 +225,22 @@ impl Planner {
         let n: u32 = unseen.iter().map(|&c| u32::from(c)).sum();
         let draws = draws.min(n);
         let horizon = draws as usize;
+        let (buf, memory) = SparePool::global()
+            .take()
+            .unwrap_or_else(|| (Buffers::default(), MemoryBudget::global().reservation()));
         let mut planner = Planner {
             eval,
             config,
             supply,
             horizon,
             pool: (0..=draws).map(|r| n - draws + r).collect(),
-            buf: Buffers::default(),
+            buf,
             deadline,
             state_limit: usize::MAX,
             ticks: 0,
-            memory: MemoryBudget::global().reservation(),
+            memory,
             change_floor: i8::MIN,
         };
-        if let Some((buffers, memory)) = SparePool::global().take() {
-            planner.buf = buffers;
-            planner.memory = memory;
-        }
         planner.start_buffers();
         if let Some(n) = config.change_within {
             let n = i8::try_from(n).unwrap_or(i8::MAX);

@@ -25,8 +25,9 @@
 //!   budget's bound on RSS (idle + limit) therefore still holds.
 //! - The pool holds at most [`SparePool::limit`] bytes: an eighth of the budget's limit,
 //!   at most [`POOL_MAX_BYTES`]. A set that does not fit is freed.
-//! - A growth that the budget would refuse first frees the pool
-//!   ([`SparePool::release`]), so spare buffers never cost a request its memory.
+//! - A growth that the budget would refuse, by any engine, first frees the pool (the
+//!   pool is its budget's [`Reclaim`]er), so spare buffers never cost a request its
+//!   memory.
 
 use std::collections::HashMap;
 use std::mem::size_of;
@@ -34,7 +35,7 @@ use std::sync::{Mutex, PoisonError};
 
 use super::plan::{Change, FastBuild, Node13, Node14, Useful};
 use super::store::table_bytes;
-use crate::memory_budget::{MemoryBudget, Reservation};
+use crate::memory_budget::{MemoryBudget, Reclaim, Reservation};
 
 /// Most bytes the global pool holds (with the default 512 MiB budget, its eighth would
 /// be 64 MiB; the largest set on the recorded game states is 11.5 MB).
@@ -107,21 +108,18 @@ struct Spares {
     bytes: usize,
 }
 
-static GLOBAL: SparePool = SparePool {
-    budget: None,
-    max_bytes: POOL_MAX_BYTES,
-    spares: Mutex::new(Spares {
-        sets: Vec::new(),
-        bytes: 0,
-    }),
-};
+static GLOBAL: SparePool = SparePool::charging(None, POOL_MAX_BYTES);
 
 impl SparePool {
     /// An empty pool charging `budget`, holding at most `max_bytes` (and at most an
     /// eighth of the budget's limit).
     pub const fn new(budget: &'static MemoryBudget, max_bytes: usize) -> SparePool {
+        SparePool::charging(Some(budget), max_bytes)
+    }
+
+    const fn charging(budget: Option<&'static MemoryBudget>, max_bytes: usize) -> SparePool {
         SparePool {
-            budget: Some(budget),
+            budget,
             max_bytes,
             spares: Mutex::new(Spares {
                 sets: Vec::new(),
@@ -162,12 +160,15 @@ impl SparePool {
     /// Leaves `buffers` (cleared here) for the next planner; `memory`, a reservation of
     /// this pool's budget, is set to exactly their bytes and kept with them. Frees them
     /// instead when they would take the pool past [`Self::limit`], when `memory` is
-    /// another budget's, or when the budget cannot cover their bytes.
-    pub fn give(&self, mut buffers: Buffers, mut memory: Reservation) {
+    /// another budget's, or when the budget cannot cover their bytes. The first pool to
+    /// keep a set becomes its budget's reclaimer ([`MemoryBudget::set_reclaimer`]), so
+    /// that any engine's growth the budget could not otherwise cover frees the pool first.
+    pub fn give(&'static self, mut buffers: Buffers, mut memory: Reservation) {
         let budget = self.budget();
         if !std::ptr::eq(memory.budget(), budget) {
             return;
         }
+        budget.set_reclaimer(self);
         let bytes = buffers.bytes();
         if bytes == 0 || bytes > self.limit() {
             return;
@@ -206,6 +207,12 @@ impl SparePool {
     }
 }
 
+impl Reclaim for SparePool {
+    fn reclaim(&self) -> usize {
+        self.release()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,7 +230,7 @@ mod tests {
     #[test]
     fn a_set_is_kept_cleared_with_a_reservation_of_exactly_its_bytes() {
         let budget = MemoryBudget::leak(64 << 20);
-        let pool = SparePool::new(budget, 32 << 20);
+        let pool: &'static SparePool = Box::leak(Box::new(SparePool::new(budget, 32 << 20)));
         let b = filled(1000);
         let bytes = b.bytes();
         // 1000 entries: 1024 f64 + 1000 u32 at least, and a table of 2048 buckets of 33 bytes.
@@ -246,7 +253,7 @@ mod tests {
     #[test]
     fn the_pool_holds_at_most_an_eighth_of_the_budget_and_its_own_maximum() {
         let budget = MemoryBudget::leak(8 << 20);
-        let pool = SparePool::new(budget, 32 << 20);
+        let pool: &'static SparePool = Box::leak(Box::new(SparePool::new(budget, 32 << 20)));
         assert_eq!(pool.limit(), 1 << 20);
         let bytes = filled(5000).bytes();
         assert!(bytes < 1 << 19 && 3 * bytes > 1 << 20, "{bytes}");
@@ -264,7 +271,7 @@ mod tests {
     #[test]
     fn a_set_the_budget_cannot_cover_or_of_another_budget_is_freed() {
         let budget = MemoryBudget::leak(8 << 20);
-        let pool = SparePool::new(budget, 32 << 20);
+        let pool: &'static SparePool = Box::leak(Box::new(SparePool::new(budget, 32 << 20)));
         let hog = budget.try_reserve((8 << 20) - 1000).unwrap();
         pool.give(filled(1000), budget.reservation());
         assert_eq!((pool.bytes(), budget.refusals()), (0, 0), "not a refusal");
@@ -273,5 +280,22 @@ mod tests {
         pool.give(filled(1000), other.reservation());
         assert_eq!(pool.bytes(), 0);
         assert_eq!((budget.used(), other.used()), (0, 0));
+    }
+
+    #[test]
+    fn any_growth_the_budget_cannot_cover_frees_the_pool_first() {
+        let budget = MemoryBudget::leak(8 << 20);
+        let pool: &'static SparePool = Box::leak(Box::new(SparePool::new(budget, 32 << 20)));
+        pool.give(filled(5000), budget.reservation());
+        assert!(pool.bytes() > 0);
+        // Taken as another engine would (Dou Dizhu, gomoku): the whole limit.
+        let all = budget
+            .try_reserve(8 << 20)
+            .expect("the pool gives its set back");
+        assert_eq!((pool.bytes(), budget.refusals()), (0, 0));
+        drop(all);
+        // Nothing left to reclaim: a growth past the limit is refused, and counted.
+        assert!(budget.try_reserve((8 << 20) + 1).is_none());
+        assert_eq!((budget.refusals(), budget.used()), (1, 0));
     }
 }

@@ -2,16 +2,14 @@
 //! budget ([`crate::memory_budget`]) *before* it allocates: a structure that is full
 //! grows to twice its capacity (at least [`MIN_GROWTH`] entries); while it moves, both
 //! its old and its new allocation are live, so both are reserved; the old one is given
-//! back afterwards. A growth the budget cannot cover first frees the spare buffers of
-//! finished plans ([`super::spare`]) and tries again; a refusal leaves the structure as
-//! it was and reports [`Stopped::MemoryBudget`].
+//! back afterwards. A refusal leaves the structure as it was and reports
+//! [`Stopped::MemoryBudget`].
 
 use std::collections::HashMap;
 use std::hash::BuildHasher;
 use std::mem::size_of;
 
 use super::Stopped;
-use super::spare::SparePool;
 use crate::memory_budget::Reservation;
 
 /// Smallest growth, in entries.
@@ -28,16 +26,6 @@ pub fn table_bytes<K, V>(capacity: usize) -> usize {
     buckets * (size_of::<(K, V)>() + 1) + 16
 }
 
-/// Grows `memory` by `bytes`; when its budget cannot cover them, the spare plan buffers
-/// charged to that budget are freed first.
-fn grow(memory: &mut Reservation, bytes: usize) -> bool {
-    let pool = SparePool::global();
-    if memory.budget().available() < bytes && std::ptr::eq(memory.budget(), pool.budget()) {
-        pool.release();
-    }
-    memory.try_grow(bytes)
-}
-
 /// Makes room for `additional` more entries in `v`, reserving first.
 pub fn vec_room<T>(
     v: &mut Vec<T>,
@@ -50,13 +38,13 @@ pub fn vec_room<T>(
     let old = v.capacity() * size_of::<T>();
     let want = (2 * v.capacity()).max(v.len() + additional).max(MIN_GROWTH);
     let new = want * size_of::<T>();
-    if !grow(memory, new) {
+    if !memory.try_grow(new) {
         return Err(Stopped::MemoryBudget);
     }
     v.reserve_exact(want - v.len());
     let actual = v.capacity() * size_of::<T>();
     // An allocator that rounded up is counted too (never refused: it is done).
-    if actual > new && !grow(memory, actual - new) {
+    if actual > new && !memory.try_grow(actual - new) {
         return Err(Stopped::MemoryBudget);
     }
     memory.shrink(old);
@@ -75,12 +63,12 @@ where
     let old = table_bytes::<K, V>(m.capacity());
     let want = (2 * m.capacity()).max(MIN_GROWTH);
     let new = table_bytes::<K, V>(want);
-    if !grow(memory, new) {
+    if !memory.try_grow(new) {
         return Err(Stopped::MemoryBudget);
     }
     m.reserve(want - m.len());
     let actual = table_bytes::<K, V>(m.capacity());
-    if actual > new && !grow(memory, actual - new) {
+    if actual > new && !memory.try_grow(actual - new) {
         return Err(Stopped::MemoryBudget);
     }
     memory.shrink(old);
