@@ -378,6 +378,43 @@ fn search_is_exact_when_few_cards_remain() {
     assert!(checked > 0, "no endgame found among the seeds");
 }
 
+#[test]
+fn each_alternative_says_the_worlds_its_share_is_over() {
+    // The README's opening hand (the landlord leads, 34 unseen cards: sampled worlds, each
+    // of weight 1). With a world cap the search is reproducible; every candidate plays
+    // each world until it is pruned, so its score is (worlds won) / (worlds tried): an
+    // integer over its count. Candidates pruned early were tried in fewer worlds than the
+    // leader, which was tried in all of them.
+    use gameai::doudizhu::search::SearchConfig;
+    let st = state("3445566778899TJQKA2X", Seat::Landlord, "2XA", &[]);
+    let cfg = SearchConfig {
+        max_worlds: 256,
+        ..SearchConfig::default()
+    };
+    let d = search::decide_with(&st, Instant::now() + Duration::from_secs(60), &cfg);
+    assert_eq!(d.worlds, 256);
+    assert_eq!(d.tried.len(), d.decision.ranked.len());
+    assert_eq!(
+        d.tried[0], d.worlds,
+        "the suggestion is tried in every world"
+    );
+    for (s, &n) in d.decision.ranked.iter().zip(&d.tried) {
+        assert!(n > 0 && n <= d.worlds, "{:?}: {n} worlds", s.play);
+        let won = s.score * f64::from(n);
+        assert!(
+            (won - won.round()).abs() < 1e-9,
+            "{:?}: {} of {n}",
+            s.play,
+            s.score
+        );
+    }
+    assert!(
+        d.tried.iter().any(|&n| n < d.worlds),
+        "some candidate of this hand is pruned: {:?}",
+        d.tried
+    );
+}
+
 // ---- Measurement: the bid estimate with few simulated deals (not in `cargo test`) -----
 
 /// How the landlord win estimate behaves when the simulation is starved: for random

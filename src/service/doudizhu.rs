@@ -117,12 +117,12 @@ async fn suggest_play(
     };
     let budget = deadline.saturating_duration_since(Instant::now());
     let started = Instant::now();
-    let (decision, nodes, exact, worlds, proven) = run_blocking(move || {
+    let (decision, nodes, exact, worlds, tried, proven) = run_blocking(move || {
         if search {
             let d = crate::doudizhu::search::decide(&state, deadline);
-            (d.decision, d.nodes, d.exact, d.worlds, d.proven)
+            (d.decision, d.nodes, d.exact, d.worlds, d.tried, d.proven)
         } else {
-            (strategy::decide_play(&state), 0, true, 0, None)
+            (strategy::decide_play(&state), 0, true, 0, Vec::new(), None)
         }
     })
     .await?;
@@ -133,9 +133,11 @@ async fn suggest_play(
             .ranked
             .iter()
             .take(alternatives + 1)
-            .map(|s| ScoredPlay {
+            .enumerate()
+            .map(|(i, s)| ScoredPlay {
                 play: Some(play_proto(s.play.as_ref())),
                 score: s.score,
+                worlds: tried.get(i).copied().unwrap_or(0),
             })
             .collect(),
         evaluation: Some(evaluation_proto(&decision.evaluation)),

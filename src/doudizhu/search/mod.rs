@@ -84,7 +84,7 @@ pub struct SearchConfig {
     /// `wide`).
     pub wide: bool,
     /// A sampled candidate stops being tried when the leader's paired lead over it
-    /// exceeds this many standard errors (see [`prune`]); `f64::INFINITY` never prunes
+    /// exceeds this many standard errors (see `prune`); `f64::INFINITY` never prunes
     /// on the lead.
     pub prune_z: f64,
     /// Most worlds per decision (the deadline usually ends the search first; a cap makes
@@ -122,8 +122,12 @@ pub struct SearchDecision {
     pub nodes: u64,
     /// Every split enumerated and every candidate solved exactly in every world.
     pub exact: bool,
-    /// Worlds evaluated (each for every candidate).
+    /// Worlds evaluated (each for every candidate still tried).
     pub worlds: u32,
+    /// The worlds each entry of `decision.ranked` was tried in, in the same order: its
+    /// score is its share over them (fewer than `worlds` once pruned). Empty when no
+    /// world was searched (the heuristic's answer, or a play that goes out).
+    pub tried: Vec<u32>,
     /// `Some(true)`: the suggestion wins in every world (perfect-information play);
     /// `Some(false)`: every legal play loses in every world; `None`: not proven.
     pub proven: Option<bool>,
@@ -225,6 +229,7 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
             nodes: 0,
             exact: true,
             worlds: 0,
+            tried: Vec::new(),
             proven: Some(true),
             memory_refused: false,
         };
@@ -235,6 +240,7 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
             nodes: 0,
             exact: true,
             worlds: 0,
+            tried: Vec::new(),
             proven: None,
             memory_refused: false,
         };
@@ -322,6 +328,7 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
             nodes,
             exact: false,
             worlds: 0,
+            tried: Vec::new(),
             proven: None,
             memory_refused,
         };
@@ -347,6 +354,10 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
             play: cands[i],
             score: share(i),
         })
+        .collect();
+    let tried = order
+        .iter()
+        .map(|&i| rows.iter().filter(|r| r[i] != NOT_TRIED).count() as u32)
         .collect();
     let best = order[0];
     let proven = if !exact {
@@ -394,6 +405,7 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
         nodes,
         exact,
         worlds: count,
+        tried,
         proven,
         memory_refused,
     }
