@@ -12,7 +12,7 @@
 //!
 //! **Model.** The 37 cards the bidder cannot see are dealt uniformly: three bottom
 //! cards and 17 to each other seat. The other seats bid by the threshold bidder
-//! ([`strategy::bid_level`]: seed 000's value of the 17 cards against fixed thresholds),
+//! ([`bid_level`]: seed 000's value of the 17 cards against fixed thresholds),
 //! so the bids already made condition the deal: a deal in which the threshold bidder
 //! would not have bid as the earlier seats did is redrawn (up to [`REDRAWS`] times).
 //! Bidding order is play order (the seat after the landlord is `landlord_down`). Every
@@ -182,7 +182,7 @@ fn mapped(share: f64, (a, b): (f64, f64)) -> f64 {
 /// The posterior mean and standard deviation of `calibration` applied to a true share
 /// `s` with prior Beta(`prior.0`, `prior.1`) after `wins` wins in `deals` binomial
 /// deals: `s` ~ Beta(α + wins, β + deals − wins), integrated by the midpoint rule on
-/// [`GRID`] cells (the density's log, normalised on the grid). With `calibration`
+/// `GRID` cells (the density's log, normalised on the grid). With `calibration`
 /// = (0, 1) (no mapping, apart from the clamp) the mean is the Beta mean
 /// `(α + wins) / (α + β + deals)`. Panics if `wins > deals` or a prior parameter is not
 /// positive.
