@@ -29,6 +29,25 @@ const SLOW_BUDGET_MS: u32 = 3000;
 /// 1.5 s - 200 ms left, well past the 300 ms at which the test looks for the drain.
 const SIGNAL_AFTER_SLOW_SENT: Duration = Duration::from_millis(200);
 
+/// How long before the signal a call may have begun and still not have been written to
+/// its connection when the drain closed it (the fast calls take about a millisecond).
+const RACE_BEFORE_SIGNAL: Duration = Duration::from_millis(250);
+
+/// Whether the call failed because its channel could not connect (connection refused):
+/// it never reached the server.
+fn connect_refused(status: &tonic::Status) -> bool {
+    let mut source = std::error::Error::source(status);
+    while let Some(error) = source {
+        if let Some(io) = error.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::ConnectionRefused
+        {
+            return true;
+        }
+        source = error.source();
+    }
+    false
+}
+
 /// One call as its client saw it.
 #[derive(Debug)]
 struct Call {
@@ -168,8 +187,18 @@ fn sigterm_under_load_fails_no_accepted_call_and_refuses_new_connections() {
     for call in &calls {
         match &call.result {
             Ok(()) => {}
-            // A call sent before the signal was accepted: it must succeed.
-            Err(status) if call.began < signalled => panic!("accepted call failed: {status:?}"),
+            // A call begun before the signal was accepted and must succeed, unless it
+            // was begun in the last moments before it and never reached the server: the
+            // drain's GOAWAY closed its connection before the request was written, and
+            // the channel's reconnect was refused (seen once in a full `cargo test` on
+            // the loaded 2-core VM). The server's own log below still shows every call
+            // it handled ended OK.
+            Err(status) if call.began < signalled => assert!(
+                signalled - call.began < RACE_BEFORE_SIGNAL
+                    && (never_sent(status) || connect_refused(status)),
+                "accepted call failed: {status:?}, begun {:?} before the signal",
+                signalled - call.began
+            ),
             // After it, a call may only be turned away unseen: its connection refused
             // (UNAVAILABLE) or never sent on a connection that got its GOAWAY.
             Err(status) => assert!(
