@@ -5,7 +5,7 @@
 //! - [`rules`]: rulesets GENERAL, SICHUAN, RIICHI (DESIGN.md);
 //! - [`tables`]: winning-set distance tables, built once per process (seed 003);
 //! - [`caps`]: copies held in the player's melds cap what the hand may still use;
-//! - [`shanten`]: shanten per form and winning-hand detection;
+//! - [`shanten`](mod@shanten): shanten per form and winning-hand detection;
 //! - [`ukeire`]: effective tiles with their unseen copies;
 //! - [`hand`]: a validated hand (concealed tiles, melds, visible tiles, ruleset);
 //! - [`probability`]: exact win / tenpai probability within the draws left (issue 6);

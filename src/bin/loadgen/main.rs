@@ -134,8 +134,8 @@ struct Cli {
     #[arg(long)]
     no_progress: bool,
 
-    /// Send nothing: write each request's protobuf bytes to DIR/<method in
-    /// snake_case>/<index>.pb (seed corpora for the fuzz targets) and exit.
+    /// Send nothing: write each request's protobuf bytes to DIR/METHOD/INDEX.pb
+    /// (METHOD in snake_case; seed corpora for the fuzz targets) and exit.
     #[arg(long, value_name = "DIR")]
     dump_corpus: Option<PathBuf>,
 }

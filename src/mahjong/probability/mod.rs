@@ -14,7 +14,7 @@
 //!   one else's draws or discards are modelled, and no calls are made inside the horizon.
 //! - After each draw the player declares a win if the 3n+2 hand is a winning hand under
 //!   the ruleset (any form: four melds and a pair, seven pairs, thirteen orphans where
-//!   the ruleset has them; [`crate::mahjong::shanten`] is the judge); otherwise it
+//!   the ruleset has them; [`crate::mahjong::shanten`](mod@crate::mahjong::shanten) is the judge); otherwise it
 //!   discards one tile.
 //! - **The policy class ("advance or throw").** Let `s` be the shanten of the 3n+1 hand
 //!   and call a drawn kind *useful* when the 3n+2 hand it makes has shanten below `s`
@@ -58,7 +58,7 @@
 //! The kinds that are not useful are lumped together as "no change", with probability
 //! one minus the useful ones'. (The first discard `d` is the one exception to "never
 //! discarded": when it raises shanten, `d` may be useful later, so its copies are
-//! counted one lower until it is no longer useful; see [`exact`].)
+//! counted one lower until it is no longer useful; see [`plan`].)
 //!
 //! Larger policy classes (tegawari, breaking down) lose this property: their exact
 //! value needs the drawn multiset in the state. [`optimal`] searches that state for
@@ -66,12 +66,12 @@
 //! one advance of the hand's shanten) with counts that ignore tiles drawn and thrown
 //! after the change, and [`simulate`] measures that policy's true value under this
 //! model, with its standard error. (On the class both
-//! compute, mahjong-cpp's calculator agrees with [`exact`] to 1e-7 on 300 random
+//! compute, mahjong-cpp's calculator agrees with the advance-or-throw values to 1e-7 on 300 random
 //! 1-3-shanten hands, issue 11: it counts the shrinking pool exactly there too.)
 //!
 //! # Algorithm
 //!
-//! [`exact::ExactSolver`]: dynamic programming over the draw/discard graph of the class
+//! [`plan::Planner`] with [`plan::PlanConfig::ADVANCE_OR_THROW`]: dynamic programming over the draw/discard graph of the class
 //! with memoisation on hand states. Each state stores its values for every number of
 //! draws left at once (one array per state, computed once), so one state costs one
 //! ukeire scan plus one scan of the advancing discards per useful kind; states are

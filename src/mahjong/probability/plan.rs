@@ -134,7 +134,7 @@ pub struct Change {
     pub kind: u8,
     /// Copies counted.
     pub copies: u8,
-    /// First target in [`Planner::targets`].
+    /// First target in [`Buffers::targets`].
     pub start: u32,
     /// Number of targets.
     pub len: u32,
@@ -167,7 +167,7 @@ pub struct Node13 {
 pub struct Node14 {
     /// Its value arrays (as [`Node13::arena`]).
     pub arena: u32,
-    /// First child in [`Planner::targets`].
+    /// First child in [`Buffers::targets`].
     pub start: u32,
     /// Number of children.
     pub len: u32,

@@ -43,8 +43,8 @@
 //! Each tier gets a share of the work deadline (the optimal search a third, the plan 60 %,
 //! the simulations up to 85-95 %); a search that does not fit its share, its state bound
 //! or the engine memory budget stops and the next tier answers. The simulations stop at
-//! [`figures::TARGET_STDERR`] or when their share is spent, after at least
-//! [`figures::MIN_PATHS`] paths.
+//! `figures::TARGET_STDERR` or when their share is spent, after at least
+//! `figures::MIN_PATHS` paths.
 
 pub mod baseline;
 pub mod call;
