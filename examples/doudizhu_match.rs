@@ -31,9 +31,9 @@ use gameai::doudizhu::search::{self, SearchConfig};
 use gameai::doudizhu::state::{GameState, Observation, Seat};
 use gameai::doudizhu::strategy::decide_play;
 use gameai::doudizhu::{Cards, Play, Rules};
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
+
+#[path = "shared/duplicate.rs"]
+mod duplicate;
 
 #[derive(Clone, Copy)]
 enum Player {
@@ -138,39 +138,13 @@ fn main() -> Result<(), String> {
     let seed = number(&args[3])?;
     let worlds = args.get(4).map_or(Ok(32), |s| number(s))? as u32;
     let (a, b) = (player(&args[0], worlds)?, player(&args[1], worlds)?);
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut deck: Vec<char> = "3456789TJQKA2".chars().flat_map(|c| [c; 4]).collect();
-    deck.push('X');
-    deck.push('D');
-    let (mut landlord_wins, mut farmer_wins) = (0u32, 0u32);
-    let mut per_deal: Vec<f64> = Vec::with_capacity(deals);
-    let started = Instant::now();
-    for d in 0..deals {
-        deck.shuffle(&mut rng);
-        let s: String = deck.iter().collect();
-        let parse = |t: &str| t.parse::<Cards>().expect("deck cards parse");
-        let hands = [parse(&s[..20]), parse(&s[20..37]), parse(&s[37..])];
-        let bottom = parse(&s[17..20]);
-        let a_landlord = play_game(hands, bottom, [a, b, b]);
-        let a_farmers = !play_game(hands, bottom, [b, a, a]);
-        landlord_wins += u32::from(a_landlord);
-        farmer_wins += u32::from(a_farmers);
-        per_deal.push(f64::from(u8::from(a_landlord) + u8::from(a_farmers)) / 2.0);
-        if (d + 1) % 50 == 0 {
-            eprintln!("{} deals, {:?}", d + 1, started.elapsed());
-        }
-    }
-    let n = deals as f64;
-    let mean = per_deal.iter().sum::<f64>() / n;
-    let var = per_deal.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let r = duplicate::play(deals, seed, 50, |hands, bottom, a_landlord| {
+        let seats = if a_landlord { [a, b, b] } else { [b, a, a] };
+        play_game(hands, bottom, seats)
+    });
     println!(
-        "{} vs {}, {deals} deals (seed {seed}, {worlds} worlds): A wins {mean:.3} ± {:.3} of the games (as landlord {:.3}, as farmers {:.3}); {:.0} s",
-        args[0],
-        args[1],
-        (var / n).sqrt(),
-        f64::from(landlord_wins) / n,
-        f64::from(farmer_wins) / n,
-        started.elapsed().as_secs_f64()
+        "{} vs {}, {deals} deals (seed {seed}, {worlds} worlds): A wins {:.3} ± {:.3} of the games (as landlord {:.3}, as farmers {:.3}); {:.0} s",
+        args[0], args[1], r.mean, r.se, r.landlord, r.farmers, r.secs
     );
     Ok(())
 }

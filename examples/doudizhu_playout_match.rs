@@ -11,15 +11,13 @@
 //! (`Style::BID_SIMULATION`), `plain` (`Style::PLAIN`); modifiers after `+`: `lmN`,
 //! `fmN`, `sbN` (landlord margin, farmer margin, safe bonus).
 
-use std::time::Instant;
-
 use gameai::doudizhu::search::playout::{Playout, Style};
 use gameai::doudizhu::search::position::Position;
 use gameai::doudizhu::{Cards, Rules};
 use gameai::memory_budget::MemoryBudget;
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
+
+#[path = "shared/duplicate.rs"]
+mod duplicate;
 
 fn style(name: &str) -> Result<Style, String> {
     let mut parts = name.split('+');
@@ -83,35 +81,16 @@ fn main() -> Result<(), String> {
     let rules = Rules::default();
     let mut a = Playout::with_style(rules, style(&args[0])?, budget);
     let mut b = Playout::with_style(rules, style(&args[1])?, budget);
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut deck: Vec<char> = "3456789TJQKA2".chars().flat_map(|c| [c; 4]).collect();
-    deck.push('X');
-    deck.push('D');
-    let (mut landlord_wins, mut farmer_wins) = (0u32, 0u32);
-    let mut per_deal: Vec<f64> = Vec::with_capacity(deals);
-    let started = Instant::now();
-    for _ in 0..deals {
-        deck.shuffle(&mut rng);
-        let s: String = deck.iter().collect();
-        let parse = |t: &str| t.parse::<Cards>().expect("deck cards parse");
-        let hands = [parse(&s[..20]), parse(&s[20..37]), parse(&s[37..])];
-        let a_landlord = play_game(hands, &mut a, &mut b);
-        let a_farmers = !play_game(hands, &mut b, &mut a);
-        landlord_wins += u32::from(a_landlord);
-        farmer_wins += u32::from(a_farmers);
-        per_deal.push(f64::from(u8::from(a_landlord) + u8::from(a_farmers)) / 2.0);
-    }
-    let n = deals as f64;
-    let mean = per_deal.iter().sum::<f64>() / n;
-    let var = per_deal.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let r = duplicate::play(deals, seed, 0, |hands, _, a_landlord| {
+        if a_landlord {
+            play_game(hands, &mut a, &mut b)
+        } else {
+            play_game(hands, &mut b, &mut a)
+        }
+    });
     println!(
-        "{} vs {}, {deals} open deals (seed {seed}): A wins {mean:.4} ± {:.4} of the games (as landlord {:.3}, as farmers {:.3}); {:.1} s",
-        args[0],
-        args[1],
-        (var / n).sqrt(),
-        f64::from(landlord_wins) / n,
-        f64::from(farmer_wins) / n,
-        started.elapsed().as_secs_f64()
+        "{} vs {}, {deals} open deals (seed {seed}): A wins {:.4} ± {:.4} of the games (as landlord {:.3}, as farmers {:.3}); {:.1} s",
+        args[0], args[1], r.mean, r.se, r.landlord, r.farmers, r.secs
     );
     Ok(())
 }
