@@ -97,6 +97,7 @@ async fn suggests_going_out_with_evaluation_alternatives_and_stats() {
     assert_eq!(response.mode(), SearchMode::Heuristic);
     assert_eq!(response.proven(), ProvenOutcome::Unspecified);
     assert_eq!(response.worlds, 0);
+    assert!(response.alternatives.iter().all(|a| a.worlds == 0));
 }
 
 #[tokio::test]
@@ -146,7 +147,17 @@ async fn search_mode_answers_within_its_budget() {
             (0.0..=1.0).contains(&a.score),
             "search scores are win shares"
         );
+        // Each share is over the deals the candidate was tried in, at most all of them
+        // (none only if no deal finished and the heuristic answered).
+        assert!(
+            a.worlds <= response.worlds && (a.worlds >= 1 || response.worlds == 0),
+            "{} of {}",
+            a.worlds,
+            response.worlds
+        );
     }
+    // The suggestion was tried in every deal.
+    assert_eq!(response.alternatives[0].worlds, response.worlds);
 }
 
 #[tokio::test]
