@@ -1,7 +1,7 @@
-//! The shanten judge the probability code uses: [`crate::mahjong::shanten`](mod@crate::mahjong::shanten) fixed to one
-//! situation (melds called, ruleset, suits a SICHUAN hand may still lack), plus scans
-//! of "every hand one tile away" that update the changed suit only (the DP's inner
-//! loop: one scan per hand state).
+//! The shanten judge the probability code uses: [`shanten`](mod@crate::mahjong::shanten)
+//! fixed to one situation (melds called, ruleset, suits a SICHUAN hand may still lack),
+//! plus scans of "every hand one tile away" that update the changed suit only (the DP's
+//! inner loop: one scan per hand state).
 
 use crate::mahjong::caps::Caps;
 use crate::mahjong::merge::{self, merge};
@@ -223,7 +223,7 @@ impl Eval {
 
 /// Seven-pairs and thirteen-orphans statistics of a closed hand, per part (m, p, s,
 /// honours), updatable in O(1) when one tile is added or removed. Same definitions as
-/// [`crate::mahjong::shanten`](mod@crate::mahjong::shanten): distinct pairs / singles (RIICHI), `count / 2` pairs
+/// [`shanten`](mod@crate::mahjong::shanten): distinct pairs / singles (RIICHI), `count / 2` pairs
 /// and odd kinds (quads as two pairs), orphan kinds and orphan kinds held twice.
 #[derive(Clone, Copy)]
 struct Closed {

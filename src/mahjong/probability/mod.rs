@@ -14,7 +14,7 @@
 //!   one else's draws or discards are modelled, and no calls are made inside the horizon.
 //! - After each draw the player declares a win if the 3n+2 hand is a winning hand under
 //!   the ruleset (any form: four melds and a pair, seven pairs, thirteen orphans where
-//!   the ruleset has them; [`crate::mahjong::shanten`](mod@crate::mahjong::shanten) is the judge); otherwise it
+//!   the ruleset has them; [`shanten`](mod@crate::mahjong::shanten) is the judge); otherwise it
 //!   discards one tile.
 //! - **The policy class ("advance or throw").** Let `s` be the shanten of the 3n+1 hand
 //!   and call a drawn kind *useful* when the 3n+2 hand it makes has shanten below `s`
@@ -65,20 +65,20 @@
 //! short horizons; [`plan`] chooses a wider policy (one change per line, taken within
 //! one advance of the hand's shanten) with counts that ignore tiles drawn and thrown
 //! after the change, and [`simulate`] measures that policy's true value under this
-//! model, with its standard error. (On the class both
-//! compute, mahjong-cpp's calculator agrees with the advance-or-throw values to 1e-7 on 300 random
-//! 1-3-shanten hands, issue 11: it counts the shrinking pool exactly there too.)
+//! model, with its standard error. (On the class both compute, mahjong-cpp's calculator
+//! agrees with the advance-or-throw values to 1e-7 on 300 random 1-3-shanten hands,
+//! issue 11: it counts the shrinking pool exactly there too.)
 //!
 //! # Algorithm
 //!
-//! [`plan::Planner`] with [`plan::PlanConfig::ADVANCE_OR_THROW`]: dynamic programming over the draw/discard graph of the class
-//! with memoisation on hand states. Each state stores its values for every number of
-//! draws left at once (one array per state, computed once), so one state costs one
-//! ukeire scan plus one scan of the advancing discards per useful kind; states are
-//! shared between the candidate first discards. A hand at shanten `s` needs `s + 1`
-//! useful draws to win (`s` to reach tenpai): its values for fewer draws come out 0,
-//! and a hand with `s` beyond the horizon is not expanded at all. (Along a line of play
-//! of the class, shanten and draws left fall together, so no deeper pruning exists.)
+//! [`plan::Planner`] with [`plan::PlanConfig::ADVANCE_OR_THROW`]: dynamic programming over
+//! the draw/discard graph of the class with memoisation on hand states. Each state stores
+//! its values for every number of draws left at once (one array per state, computed once),
+//! so one state costs one ukeire scan plus one scan of the advancing discards per useful
+//! kind; states are shared between the candidate first discards. A hand at shanten `s`
+//! needs `s + 1` useful draws to win (`s` to reach tenpai): its values for fewer draws come
+//! out 0, and a hand with `s` beyond the horizon is not expanded at all. (Along a line of
+//! play of the class, shanten and draws left fall together, so no deeper pruning exists.)
 //! Useful kinds are only looked for among those of the hand a state advanced from (a
 //! superset, by the lemma).
 //! Independently checked in `tests/mahjong_probability.rs` against a brute force that
