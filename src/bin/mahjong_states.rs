@@ -51,6 +51,10 @@ struct Cli {
     /// Compare the decisions with an earlier `--out` file.
     #[arg(long)]
     compare: Option<PathBuf>,
+    /// Sleep this long between states (0: none), as a server idles between calls one at
+    /// a time: the thread then starts each decision on caches other work has used.
+    #[arg(long, default_value_t = 0.0)]
+    pause_ms: f64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -123,6 +127,9 @@ fn main() {
         }
         if cli.limit.is_some_and(|n| decisions.len() >= n) {
             break;
+        }
+        if cli.pause_ms > 0.0 && !decisions.is_empty() {
+            std::thread::sleep(Duration::from_secs_f64(cli.pause_ms / 1e3));
         }
         let e: Envelope = serde_json::from_str(&line).expect("an envelope");
         let r = &e.request;
