@@ -351,6 +351,28 @@ async fn call_decisions() {
     assert_eq!(with.method(), ProbabilityMethod::Exact);
     assert_eq!(with.continuation(), Continuation::Optimal);
 
+    // The README's example: the same call with 2 draws. A separate brute force (Python,
+    // exact fractions: every draw from the 122-tile pool as it shrinks, every discard
+    // after the first, its own win check; written for session 28) gives
+    // 717/7381 = 0.0971413087657499 with the call; the README showed 0.0963 from before
+    // the player's meld copies were counted.
+    let r = c
+        .suggest_mahjong_call(SuggestMahjongCallRequest {
+            draws_left: Some(2),
+            ..call_request("55m456p789s2346s7z", "5m", From::Across)
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.action(), CallAction::Pon, "{}", r.reason);
+    assert_eq!(r.discard, "7z");
+    let two_draws = 717.0 / 7381.0;
+    assert!(
+        (r.win_probability_with_call - two_draws).abs() < 1e-12,
+        "{} vs {two_draws}",
+        r.win_probability_with_call
+    );
+
     // Chi is only from the left: 34m waiting, 5m offered from across cannot be called.
     let r = c
         .suggest_mahjong_call(call_request("34m456p789s2346s7z", "5m", From::Across))
