@@ -218,13 +218,18 @@ pub async fn serve(
     let (reporter, health_service) = tonic_health::server::health_reporter();
     set_health(&reporter, ServingStatus::NotServing).await;
 
+    // Besides the services, reflection serves the `google.rpc` error detail types, so
+    // that a reflection client (grpcurl) decodes the `google.rpc.BadRequest` of an
+    // INVALID_ARGUMENT instead of printing it as undecodable bytes.
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(crate::proto::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
     let reflection_v1alpha = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(crate::proto::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
         .build_v1alpha()?;
 
     let max = config.max_message_bytes;

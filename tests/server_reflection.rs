@@ -95,3 +95,60 @@ async fn reflection_v1alpha_lists_the_services() {
     }
     server.shutdown().await.unwrap();
 }
+
+/// The message types a file descriptor response defines, by full name.
+fn defined_messages(files: &[Vec<u8>]) -> Vec<String> {
+    files
+        .iter()
+        .flat_map(|b| {
+            let f = prost_types::FileDescriptorProto::decode(b.as_slice()).unwrap();
+            let package = f.package().to_string();
+            f.message_type
+                .into_iter()
+                .map(move |m| format!("{package}.{}", m.name()))
+        })
+        .collect()
+}
+
+/// The message types defined by the files that reflection protocol version `$v` (`v1`,
+/// `v1alpha`) returns for `FileContainingSymbol($symbol)` on `$channel`.
+macro_rules! messages_in_file_of {
+    ($v:ident, $channel:expr, $symbol:expr) => {{
+        use tonic_reflection::pb::$v::ServerReflectionRequest;
+        use tonic_reflection::pb::$v::server_reflection_client::ServerReflectionClient;
+        use tonic_reflection::pb::$v::server_reflection_request::MessageRequest;
+        use tonic_reflection::pb::$v::server_reflection_response::MessageResponse;
+        let request = ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(MessageRequest::FileContainingSymbol($symbol.into())),
+        };
+        let mut responses = ServerReflectionClient::new($channel)
+            .server_reflection_info(futures_util::stream::iter(vec![request]))
+            .await
+            .unwrap()
+            .into_inner();
+        match responses.next().await.unwrap().unwrap().message_response {
+            Some(MessageResponse::FileDescriptorResponse(files)) => {
+                defined_messages(&files.file_descriptor_proto)
+            }
+            other => panic!(
+                "{}: expected file descriptors, got {other:?}",
+                stringify!($v)
+            ),
+        }
+    }};
+}
+
+/// Every INVALID_ARGUMENT carries a `google.rpc.BadRequest` in its details
+/// (`src/service/error.rs`); a reflection client decodes it only if reflection knows the
+/// type (grpcurl printed `google.rpc.BadRequest is not recognized` and raw bytes before).
+#[tokio::test]
+async fn reflection_resolves_the_error_detail_type_in_both_versions() {
+    const SYMBOL: &str = "google.rpc.BadRequest";
+    let server = start_default().await;
+    let v1 = messages_in_file_of!(v1, server.channel.clone(), SYMBOL);
+    assert!(v1.iter().any(|m| m == SYMBOL), "v1: {v1:?}");
+    let v1alpha = messages_in_file_of!(v1alpha, server.channel.clone(), SYMBOL);
+    assert!(v1alpha.iter().any(|m| m == SYMBOL), "v1alpha: {v1alpha:?}");
+    server.shutdown().await.unwrap();
+}
