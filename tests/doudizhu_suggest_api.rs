@@ -358,8 +358,8 @@ async fn the_default_bid_simulates_and_reports_its_estimates() {
         ..Default::default()
     };
     // The rocket, four 2s, four aces and four kings: as landlord this hand cannot lose
-    // to any sensible play, so the estimate must be close to 1 and the bid 3. Bidding
-    // second after a pass, the options are pass, 1, 2 and 3.
+    // to any sensible play, so the simulation must win (almost) every deal and the bid
+    // is 3. Bidding second after a pass, the options are pass, 1, 2 and 3.
     let r = client
         .suggest_dou_dizhu_bid(simulate("XD2222AAAAKKKKQQQ", &[0]))
         .await
@@ -368,7 +368,13 @@ async fn the_default_bid_simulates_and_reports_its_estimates() {
     assert_eq!(r.mode(), SearchMode::Search);
     assert_eq!(r.bid, 3);
     let p = r.landlord_win_probability.expect("an estimate");
-    assert!(p > 0.9, "{p}");
+    // The estimate is a posterior whose prior is worth about five deals, so how close
+    // to 1 it comes depends on how many deals the budget allowed (a debug build on a
+    // loaded machine plays 10-20: all won gives 0.79-0.87, 9 of 10 gives 0.71). The
+    // simulated share is what must be near 1; `p` is then checked exactly below.
+    let share = r.simulated_landlord_win_share.expect("the raw share");
+    assert!(share >= 0.9, "{share} over {} deals", r.deals);
+    assert!(p > 0.7, "{p} over {} deals", r.deals);
     let options: Vec<u32> = r.options.iter().map(|o| o.bid).collect();
     assert_eq!(options, [0, 1, 2, 3]);
     // The suggestion is the option of highest expected score; bidding 3 always makes
@@ -385,7 +391,6 @@ async fn the_default_bid_simulates_and_reports_its_estimates() {
     // and its error the posterior standard deviation; recomputed here by Simpson's rule
     // on the Beta posterior's density (independent of the library's midpoint grid).
     assert!(r.deals >= 10, "{}", r.deals);
-    let share = r.simulated_landlord_win_share.expect("the raw share");
     let wins = (share * f64::from(r.deals)).round();
     assert!((wins / f64::from(r.deals) - share).abs() < 1e-9, "{share}");
     let (pa, pb) = gameai::doudizhu::bidding::SHARE_PRIOR;
