@@ -15,6 +15,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import arena  # noqa: E402
 import fit_calibration  # noqa: E402
 import fullgame  # noqa: E402
+import losses  # noqa: E402
 import gameai_client  # noqa: E402  (arena put examples/python on sys.path)
 
 PB, _ = gameai_client.load("doudizhu")
@@ -240,6 +241,25 @@ class PosteriorFit(unittest.TestCase):
         self.assertLess(abs(a + 0.3), 0.15)
         self.assertLess(abs(b - 0.9), 0.2)
         self.assertLess(point_b, b - 0.1)
+
+
+class LossBreakdown(unittest.TestCase):
+    def test_counts_by_hand(self):
+        # Three deals. Deal 0: ours loses as landlord (the reference too) and wins as the
+        # farmers. Deal 1: ours loses both games; the reference wins as landlord. Deal
+        # 2: ours wins both. Deal 3 was played by ours alone and is left out.
+        ours = {(0, "landlord"): False, (0, "farmers"): True, (1, "landlord"): False,
+                (1, "farmers"): False, (2, "landlord"): True, (2, "farmers"): True,
+                (3, "landlord"): False}
+        ref = {(0, "landlord"): False, (0, "farmers"): True, (1, "landlord"): True,
+               (1, "farmers"): False, (2, "landlord"): False, (2, "farmers"): True}
+        b = losses.breakdown(ours, ref)
+        self.assertEqual(b["landlord"], {"games": 3, "lost": 2, "reference_lost_too": 1})
+        self.assertEqual(b["farmers"], {"games": 3, "lost": 1, "reference_lost_too": 1})
+        self.assertEqual(b["deals"], 3)
+        self.assertEqual(b["deals_lost_in_both_roles"], 1)
+        self.assertEqual(b["landlord_losses_won_as_farmers"], 1)
+
 
 if __name__ == "__main__":
     unittest.main()
