@@ -15,19 +15,9 @@ Usage: losses.py OURS.jsonl REFERENCE.jsonl
 
 from __future__ import annotations
 
-import json
 import sys
 
-
-def load(path: str) -> dict:
-    """(deal, ours role) -> whether ours' side won."""
-    games = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            g = json.loads(line)
-            games[(g["deal"], g["ours"])] = g["winner"] == (
-                "landlord" if g["ours"] == "landlord" else "farmer")
-    return games
+from compare_logs import load  # (deal, ours role) -> whether ours' side won
 
 
 def breakdown(ours: dict, ref: dict) -> dict:
