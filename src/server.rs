@@ -188,6 +188,24 @@ pub fn method_table() -> Result<MethodTable, prost::DecodeError> {
     ])
 }
 
+/// The descriptor sets reflection serves (both versions): the services, and the
+/// `google.rpc` error detail types, so that a reflection client (grpcurl) decodes the
+/// `google.rpc.BadRequest` of an INVALID_ARGUMENT instead of printing it as undecodable
+/// bytes.
+const REFLECTED: [&[u8]; 3] = [
+    crate::proto::FILE_DESCRIPTOR_SET,
+    tonic_health::pb::FILE_DESCRIPTOR_SET,
+    tonic_types::pb::FILE_DESCRIPTOR_SET,
+];
+
+/// A reflection builder with [`REFLECTED`] registered.
+fn reflection_builder() -> tonic_reflection::server::Builder<'static> {
+    REFLECTED.iter().fold(
+        tonic_reflection::server::Builder::configure(),
+        |builder, set| builder.register_encoded_file_descriptor_set(set),
+    )
+}
+
 /// Serves gRPC on `listeners.grpc` (and `/metrics` on `listeners.metrics`) until
 /// `shutdown` completes and the drain has ended (or the grace period passed).
 ///
@@ -218,19 +236,8 @@ pub async fn serve(
     let (reporter, health_service) = tonic_health::server::health_reporter();
     set_health(&reporter, ServingStatus::NotServing).await;
 
-    // Besides the services, reflection serves the `google.rpc` error detail types, so
-    // that a reflection client (grpcurl) decodes the `google.rpc.BadRequest` of an
-    // INVALID_ARGUMENT instead of printing it as undecodable bytes.
-    let reflection_v1 = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(crate::proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()?;
-    let reflection_v1alpha = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(crate::proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
-        .build_v1alpha()?;
+    let reflection_v1 = reflection_builder().build_v1()?;
+    let reflection_v1alpha = reflection_builder().build_v1alpha()?;
 
     let max = config.max_message_bytes;
     let doudizhu = DouDizhuServiceServer::new(DouDizhuApi::new(
