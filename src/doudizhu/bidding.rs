@@ -190,8 +190,8 @@ fn mapped(share: f64, (a, b): (f64, f64)) -> f64 {
 /// density's log, normalised on the grid). A grid on the whole of `(0, 1)` put only a
 /// few dozen cells under the posterior of hundreds of deals all won (or all lost) and
 /// was off by up to 1.3e-6; on the window the error is about 1e-8 (checked against
-/// Simpson's rule in `tests/doudizhu_suggest_api.rs` and a 20-million-cell grid in the
-/// unit tests). With `calibration`
+/// Simpson's rule in `tests/doudizhu_suggest_api.rs` and a million-cell grid of `(0, 1)`
+/// in the unit tests). With `calibration`
 /// = (0, 1) (no mapping, apart from the clamp) the mean is the Beta mean
 /// `(α + wins) / (α + β + deals)`. Panics if `wins > deals` or a prior parameter is not
 /// positive.
@@ -206,7 +206,7 @@ pub fn posterior_calibrated(
     let b = prior.1 + f64::from(deals - wins);
     let (lo, hi) = support(a, b);
     let cell = (hi - lo) / GRID as f64;
-    let log_density = |s: f64| (a - 1.0) * s.ln() + (b - 1.0) * (1.0 - s).ln();
+    let log_density = |s: f64| beta_log_kernel(a, b, s);
     // The density's largest log on the grid, so that exp() neither overflows nor
     // underflows everywhere at once.
     let top = (0..GRID)
@@ -226,6 +226,11 @@ pub fn posterior_calibrated(
     (mean, var.sqrt())
 }
 
+/// The log of the Beta(`a`, `b`) density at `s` up to its normalising constant.
+fn beta_log_kernel(a: f64, b: f64, s: f64) -> f64 {
+    (a - 1.0) * s.ln() + (b - 1.0) * (1.0 - s).ln()
+}
+
 /// The interval of `(0, 1)` where the Beta(`a`, `b`) density is within `e^-WINDOW_LOG`
 /// of its largest value: the whole of `(0, 1)` unless both parameters are at least 1,
 /// when the log density is concave and each end is found by bisection from the mode.
@@ -233,7 +238,7 @@ fn support(a: f64, b: f64) -> (f64, f64) {
     if a < 1.0 || b < 1.0 {
         return (0.0, 1.0);
     }
-    let log_density = |s: f64| (a - 1.0) * s.ln() + (b - 1.0) * (1.0 - s).ln();
+    let log_density = |s: f64| beta_log_kernel(a, b, s);
     let mode = if a + b > 2.0 {
         (a - 1.0) / (a + b - 2.0)
     } else {
