@@ -42,6 +42,11 @@ def main() -> int:
         hand="49m12359p359s1237z", ruleset=pb.RULESET_RIICHI, budget_ms=args.budget_ms)
     codes: collections.Counter[str] = collections.Counter()
     failures: list[str] = []
+    # Runs of consecutive failures: a call refused by a GOAWAY returns at once, and the
+    # next one may pick the same closing connection until the channel has moved on, so
+    # one GOAWAY can refuse several calls in a row, but starts only one run.
+    bursts = 0
+    failing = False
     with gameai_client.channel(args.addr, retries=not args.no_retries) as channel:
         stub = rpc.MahjongServiceStub(channel)
         grpc.channel_ready_future(channel).result(timeout=10)
@@ -50,12 +55,16 @@ def main() -> int:
             try:
                 stub.SuggestMahjongDiscard(request, timeout=args.budget_ms / 1000 + 5)
                 codes["OK"] += 1
+                failing = False
             except grpc.RpcError as err:
                 codes[err.code().name] += 1
                 failures.append(f"{err.code().name}: {err.details()}")
+                bursts += not failing
+                failing = True
     calls = sum(codes.values())
     if args.json:
-        print(json.dumps({"calls": calls, "codes": codes, "failures": failures[:10]}))
+        print(json.dumps({"calls": calls, "codes": codes, "bursts": bursts,
+                          "failures": failures[:10]}))
     else:
         print(f"{calls} calls: " + ", ".join(f"{c} {n}" for c, n in sorted(codes.items())))
         for failure in failures[:10]:
