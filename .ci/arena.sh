@@ -40,6 +40,7 @@ if [[ ! -x $venv/bin/python || $(cat "$venv/.requirements.sha256" 2>/dev/null) !
 fi
 py=$venv/bin/python
 "$py" -m unittest discover -s "$repo/tools/arena"
+"$py" -m unittest discover -s "$repo/tools/mahjong"
 
 server_pid="" server_log=""
 stop_server() {

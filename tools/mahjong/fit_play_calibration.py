@@ -10,6 +10,7 @@ through a logistic model fitted, by maximum likelihood, on the engine's solitair
 (every decision with the game's outcome), separately for each continuation ``c``:
 
     logit P(won) = a_c + b_c * logit(v) + d_c * draws_left / 16
+                   + e_c * max(draws_left - 16, 0) / 16
                    + t_c * [shanten == 0] + o_c * [shanten == 1] + h_c * [shanten == 3]
 
 (``v`` clamped to [0.002, 0.998]; shanten of the hand after the discard; an indicator
@@ -43,8 +44,20 @@ build that wrote them) are judged, by the same decile tables, every decision and
 That is the check of a shipped map on games of a changed engine, before deciding whether
 it needs a refit.
 
-Usage: fit_play_calibration.py [--ruleset Riichi] FIT.jsonl [FIT.jsonl ...]
-           [--check HELD_OUT.jsonl ...]
+The PLAN figures of hands at 3-shanten after the discard (the plan from 3-shanten) have a
+map of their own, ``Plan3`` (``plan_three`` in play.rs: intercept, logit, draws and the
+bend ``e`` of the draws term above 16 draws left; the other maps have ``e`` = 0): an
+offset on the PLAN map of nearer hands missed their first decisions by 0.011 on the fit
+games, the gain from re-deciding growing faster with the draws left up to 16, and a
+straight draws term over-predicted 17 to 20 draws left by 0.014-0.048 (BENCHMARKS.md,
+"The plan at 3-shanten, bounded").
+
+With ``--refit MAP[,MAP]`` (e.g. ``Plan3``) only those maps are fitted, the others held
+at the ruleset's entry in play.rs: the refit for an engine change that adds one kind of
+decision, without refitting what the change leaves as it was.
+
+Usage: fit_play_calibration.py [--ruleset Riichi] [--refit Plan3]
+           FIT.jsonl [FIT.jsonl ...] [--check HELD_OUT.jsonl ...]
        fit_play_calibration.py --shipped FILE.jsonl [FILE.jsonl ...]
 (numpy; the arena's venv has it: tools/arena/.venv/bin/python).
 """
@@ -53,12 +66,29 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
+from pathlib import Path
 
 import numpy as np
 
 CLAMP = 0.002
-MAPPED = ["Plan", "AdvanceOrThrow", "Greedy"]
+# The maps: one per continuation, and the plan's figures of hands at 3-shanten after the
+# discard (the plan from 3-shanten, PLAN_MAX_SHANTEN 3) in a map of their own ("Plan3").
+MAPPED = ["Plan", "Plan3", "AdvanceOrThrow", "Greedy"]
+FIELDS = ["plan", "plan_three", "advance_or_throw", "greedy"]
+# The columns of ``features`` a map fits (the others weigh 0): the continuations' maps
+# the intercept, logit(v), draws and the shanten offsets; Plan3 (hands of one shanten)
+# the intercept, logit(v), draws and the bend of the draws term above 16 draws left.
+FITTED = {"Plan3": [0, 1, 2, 6]}
+DEFAULT_FITTED = [0, 1, 2, 3, 4, 5]
+
+
+def map_of(r: dict) -> str:
+    """The map a decision's figure goes through (play.rs ``play_figure``)."""
+    if r["continuation"] == "Plan" and r["shanten"] >= 3:
+        return "Plan3"
+    return r["continuation"]
 
 
 def logit(p):
@@ -86,6 +116,7 @@ def features(rows: list[dict]) -> np.ndarray:
             (s == 0).astype(float),
             (s == 1).astype(float),
             (s == 3).astype(float),
+            np.maximum(d - 16.0, 0.0) / 16.0,
         ]
     )
 
@@ -117,10 +148,45 @@ def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return w
 
 
+PLAY_RS = Path(__file__).resolve().parents[2] / "src/mahjong/strategy/play.rs"
+COEFFICIENTS = ["a", "b", "d", "tenpai", "one", "three", "d_above_16"]
+
+
+def shipped_maps(ruleset: str) -> dict[str, np.ndarray]:
+    """The ruleset's entry of ``MAPS`` in play.rs, as the fit's coefficient vectors."""
+    text = PLAY_RS.read_text(encoding="utf-8")
+    entry = text[text.index(f"ruleset: Ruleset::{ruleset},"):]
+    entry = entry[: entry.index("calibration_error")]
+    coef = {}
+    for c, field in zip(MAPPED, FIELDS):
+        body = entry[entry.index(f"{field}: PlayMap {{"):]
+        body = body[: body.index("}")]
+        values = dict(re.findall(r"(\w+): (-?[0-9.]+)", body))
+        coef[c] = np.array([float(values.get(k, 0.0)) for k in COEFFICIENTS])
+    return coef
+
+
+def fit_map(rows: list[dict], c: str) -> np.ndarray | None:
+    """Map ``c`` fitted on the decisions of ``rows`` that go through it (``None``: fewer
+    than 100); an offset with fewer than 50 decisions of its kind gets weight 0."""
+    sel = [r for r in rows if map_of(r) == c and can_win(r)]
+    if len(sel) < 100:
+        return None
+    y = np.array([r["won"] for r in sel], float)
+    x = features(sel)
+    keep = x.sum(axis=0) >= 50
+    keep[:3] = True
+    keep[[k for k in range(x.shape[1]) if k not in FITTED.get(c, DEFAULT_FITTED)]] = False
+    w = np.zeros(x.shape[1])
+    w[keep] = fit(x[:, keep], y)
+    print(f"| {c} | {len(sel)} | " + " | ".join(f"{v:.4f}" for v in w) + " |")
+    return w
+
+
 def mapped(rows: list[dict], coef: dict) -> np.ndarray:
     out = np.empty(len(rows))
     for i, r in enumerate(rows):
-        c = r["continuation"]
+        c = map_of(r)
         if not can_win(r):
             out[i] = 0.0
         elif c in coef:
@@ -237,6 +303,13 @@ def main(argv: list[str]) -> None:
         i = argv.index("--ruleset")
         ruleset = argv[i + 1]
         argv = argv[:i] + argv[i + 2 :]
+    refit = []
+    if "--refit" in argv:
+        i = argv.index("--refit")
+        refit = argv[i + 1].split(",")
+        argv = argv[:i] + argv[i + 2 :]
+        if any(c not in MAPPED for c in refit):
+            sys.exit(f"--refit takes maps of {MAPPED}")
     if "--check" in argv:
         i = argv.index("--check")
         fit_paths, check_paths = argv[:i], argv[i + 1 :]
@@ -250,30 +323,24 @@ def main(argv: list[str]) -> None:
         print(f"{len(rows) - len(kept)} decisions of games longer than {GAME_DRAWS} draws, "
               f"with {GAME_DRAWS - 1} or fewer draws left, left out of the fit\n")
     rows = kept
-    coef = {}
-    print("| continuation | decisions | a | b | d | t | o | h |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for c in MAPPED:
-        sel = [r for r in rows if r["continuation"] == c and can_win(r)]
-        if len(sel) < 100:
-            continue
-        y = np.array([r["won"] for r in sel], float)
-        x = features(sel)
-        keep = x.sum(axis=0) >= 50
-        keep[:3] = True
-        w = np.zeros(x.shape[1])
-        w[keep] = fit(x[:, keep], y)
-        coef[c] = w
-        print(f"| {c} | {len(sel)} | " + " | ".join(f"{v:.4f}" for v in w) + " |")
+    coef = shipped_maps(ruleset) if refit else {}
+    print("| map | decisions | a | b | d | t | o | h | d above 16 |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for c in refit or MAPPED:
+        w = fit_map(rows, c)
+        if w is not None:
+            coef[c] = w
+    if refit:
+        print(f"\n(refitted: {', '.join(refit)}; the other maps as in play.rs)")
     report("fitted", rows, coef)
     error = report("held-out", load(check_paths), coef) if check_paths else float("nan")
     print("\n```rust\nRulesetMaps {")
     print(f"    ruleset: Ruleset::{ruleset},")
-    for c, field in zip(MAPPED, ["plan", "advance_or_throw", "greedy"]):
-        a, b, d, t, o, h = coef.get(c, np.zeros(6))
+    for c, field in zip(MAPPED, FIELDS):
+        a, b, d, t, o, h, e = coef.get(c, np.zeros(len(COEFFICIENTS)))
         print(
             f"    {field}: PlayMap {{ a: {a:.4f}, b: {b:.4f}, d: {d:.4f}, "
-            f"tenpai: {t:.4f}, one: {o:.4f}, three: {h:.4f} }},"
+            f"d_above_16: {e:.4f}, tenpai: {t:.4f}, one: {o:.4f}, three: {h:.4f} }},"
         )
     print(f"    calibration_error: {error:.4f},\n}},\n```")
 

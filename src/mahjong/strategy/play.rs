@@ -24,12 +24,20 @@
 //!
 //! ```text
 //! play = σ(a_c + b_c · logit(clamp(v, 0.002, 0.998)) + d_c · draws_left / 16
+//!          + e_c · max(draws_left - 16, 0) / 16
 //!          + t_c · [shanten = 0] + o_c · [shanten = 1] + h_c · [shanten = 3])
 //! ```
 //!
 //! (shanten of the hand after the discard: at equal figures, how much re-deciding adds
 //! still depends on it; the offsets are fitted, and an indicator with fewer than 50
-//! decisions in a continuation's data is 0).
+//! decisions in a continuation's data is 0). The PLAN figures of hands at 3-shanten
+//! after the discard (the plan from 3-shanten) have a map of their own,
+//! [`RulesetMaps::plan_three`] (`a`, `b`, `d` and the bend `e` of the draws term above
+//! 16 draws left; `e` is 0 in every other map): the maps of nearer hands were fitted
+//! before the plan reached 3-shanten, an offset on them missed its first decisions by
+//! 0.011 on the fit games (the gain of re-deciding grows faster with the draws left
+//! there), and a straight draws term over-predicted 17 to 20 draws left by 0.014-0.048
+//! (BENCHMARKS.md, "The plan at 3-shanten, bounded").
 //!
 //! - OPTIMAL continuations are not mapped: they are the optimum of every play, and the
 //!   engine's later decisions on such a short horizon are that optimum too.
@@ -37,10 +45,9 @@
 //!   figure is 0, exactly.
 //! - The map is fitted on concealed hands (no melds) of the rulesets in [`MAPS`], with
 //!   up to 20 draws left (games of 17 and of 21 draws after the deal): outside that
-//!   domain the figure is absent rather than extrapolated. In the RIICHI and GENERAL
-//!   fits a 21-draw game gives only its decisions with 17 to 20 draws left: later, its
-//!   hand has been shaped by the engine for more turns than a real seat's hand at the
-//!   same draws left (SICHUAN's older map used all of them).
+//!   domain the figure is absent rather than extrapolated. A 21-draw game gives the
+//!   fits only its decisions with 17 to 20 draws left: later, its hand has been shaped
+//!   by the engine for more turns than a real seat's hand at the same draws left.
 //!
 //! [`PlayFigure::stderr`] carries the candidate's sampling error through the map (delta method:
 //! `stderr · b_c · play (1 - play) / (v (1 - v))`); the map's own error, measured on
@@ -60,6 +67,9 @@ pub struct PlayMap {
     pub b: f64,
     /// Weight of `draws_left / 16`.
     pub d: f64,
+    /// Added to the draws weight above 16 draws left: weight of
+    /// `max(draws_left - 16, 0) / 16` (0 but in [`RulesetMaps::plan_three`]).
+    pub d_above_16: f64,
     /// Offset of a tenpai hand (shanten 0 after the discard).
     pub tenpai: f64,
     /// Offset of a 1-shanten hand.
@@ -75,8 +85,11 @@ pub struct PlayMap {
 pub struct RulesetMaps {
     /// The ruleset fitted.
     pub ruleset: Ruleset,
-    /// PLAN.
+    /// PLAN, hands at 2-shanten or nearer after the discard.
     pub plan: PlayMap,
+    /// PLAN, hands at 3-shanten after the discard (the plan from 3-shanten,
+    /// [`super::discard::PLAN_MAX_SHANTEN`]): intercept, logit and draws only.
+    pub plan_three: PlayMap,
     /// ADVANCE_OR_THROW.
     pub advance_or_throw: PlayMap,
     /// GREEDY.
@@ -94,14 +107,25 @@ pub const MAPS: &[RulesetMaps] = &[
             a: -0.4913,
             b: 0.8976,
             d: 0.6095,
+            d_above_16: 0.0000,
             tenpai: 0.1683,
             one: 0.0226,
+            three: 0.0000,
+        },
+        plan_three: PlayMap {
+            a: -1.3764,
+            b: 0.7474,
+            d: 1.3962,
+            d_above_16: -0.9485,
+            tenpai: 0.0000,
+            one: 0.0000,
             three: 0.0000,
         },
         advance_or_throw: PlayMap {
             a: -1.4848,
             b: 0.7177,
             d: 1.6154,
+            d_above_16: 0.0000,
             tenpai: 0.0000,
             one: 0.0532,
             three: -0.0248,
@@ -110,6 +134,7 @@ pub const MAPS: &[RulesetMaps] = &[
             a: -2.3296,
             b: 0.4646,
             d: 1.7368,
+            d_above_16: 0.0000,
             tenpai: 0.0000,
             one: 0.0000,
             three: 0.0000,
@@ -120,40 +145,58 @@ pub const MAPS: &[RulesetMaps] = &[
         // (0.35751 / 0.35761): that map read low on 20,000 walls (mean first-decision
         // estimate 0.1767 against 0.1863 won, chi-square p = 0.001). The error is the
         // refit's first-decision deciles on those 5,000 held-out walls: BENCHMARKS.md,
-        // "GENERAL refitted again on 20,000 walls".
-        calibration_error: 0.0271,
+        // "GENERAL refitted again on 20,000 walls". plan_three (session 30): the 3-shanten
+        // plan's 5,000 games of 40000..44999 and 2,000 of 21 draws; the error is the
+        // engine that ships on 5,000 fresh walls 60000..64999 (chi-square p = 0.311):
+        // "The plan at 3-shanten, bounded".
+        calibration_error: 0.0214,
     },
     RulesetMaps {
         ruleset: Ruleset::Sichuan,
         plan: PlayMap {
-            a: -0.6597,
-            b: 0.8022,
-            d: 0.9218,
-            tenpai: 0.2088,
-            one: 0.0349,
+            a: -0.4968,
+            b: 0.8321,
+            d: 0.7953,
+            d_above_16: 0.0000,
+            tenpai: 0.1465,
+            one: -0.0145,
             three: 0.0000,
         },
-        advance_or_throw: PlayMap {
-            a: -2.7236,
-            b: 0.3858,
-            d: 2.5497,
-            tenpai: 0.0000,
-            one: 1.1723,
-            three: 0.2131,
-        },
-        greedy: PlayMap {
-            a: -1.4838,
-            b: 0.6019,
-            d: 1.6522,
+        plan_three: PlayMap {
+            a: -1.9704,
+            b: 0.5217,
+            d: 2.1101,
+            d_above_16: -0.4082,
             tenpai: 0.0000,
             one: 0.0000,
             three: 0.0000,
         },
-        // An older engine's map, re-measured for the one that ships on seeds 0..9999
-        // (0.0523 on 0..4999, 0.0303 on 5000..9999); a refit on the shipping engine's own
-        // 7,500 games predicted the fresh walls no better (BENCHMARKS.md, "The change
-        // expires after one advance").
-        calibration_error: 0.0269,
+        advance_or_throw: PlayMap {
+            a: -2.7769,
+            b: 0.3880,
+            d: 2.6781,
+            d_above_16: 0.0000,
+            tenpai: 0.0000,
+            one: 1.1162,
+            three: 0.2106,
+        },
+        greedy: PlayMap {
+            a: -4.0466,
+            b: 0.2109,
+            d: 3.7134,
+            d_above_16: 0.0000,
+            tenpai: 0.0000,
+            one: 0.0000,
+            three: 0.0000,
+        },
+        // Refitted in session 30 for the engine with the plan at 3-shanten (bounded), on
+        // 17,000 games: the unbounded plan's 5,000 of 40000..44999, the bounded engine's
+        // 10,000 of 60000..69999 and 2,000 of 21 draws (seeds 2100000..); held out on
+        // 5,000 fresh walls 70000..74999 (chi-square p = 0.468, mean estimate 0.3808
+        // against 0.3770 won). The previous map, an older engine's, read 0.016 low on the
+        // 10,000 walls of 60000..69999 for the shipped engine too: BENCHMARKS.md, "The
+        // plan at 3-shanten, bounded".
+        calibration_error: 0.0219,
     },
     RulesetMaps {
         ruleset: Ruleset::Riichi,
@@ -161,14 +204,25 @@ pub const MAPS: &[RulesetMaps] = &[
             a: -0.2944,
             b: 0.9087,
             d: 0.4089,
+            d_above_16: 0.0000,
             tenpai: 0.0837,
             one: -0.0148,
+            three: 0.0000,
+        },
+        plan_three: PlayMap {
+            a: -1.7150,
+            b: 0.7552,
+            d: 1.7980,
+            d_above_16: -1.6623,
+            tenpai: 0.0000,
+            one: 0.0000,
             three: 0.0000,
         },
         advance_or_throw: PlayMap {
             a: -1.3774,
             b: 0.7252,
             d: 1.5425,
+            d_above_16: 0.0000,
             tenpai: 0.0000,
             one: 0.4253,
             three: -0.0442,
@@ -177,20 +231,21 @@ pub const MAPS: &[RulesetMaps] = &[
             a: -1.9573,
             b: 0.5074,
             d: 1.4679,
+            d_above_16: 0.0000,
             tenpai: 0.0000,
             one: 0.0000,
             three: 0.0000,
         },
-        // Refitted on every game of the engine of session 21 (20,000 walls, 21-draw games
-        // only above 16 draws left), held out on fresh seeds 15000..24999: BENCHMARKS.md,
-        // "The maps pooled and held out on fresh walls"; the error re-measured on the
-        // same walls with the engine that ships: "The change expires after one advance"
-        // (0.0168 there). Session 29 held the same engine out on 20,000 fresh walls
-        // (40000..59999), the largest held-out set so far: 0.0425, in the one more
-        // decile that reached 200 games (0.4-0.5, 282 games, sampling error ±0.058;
-        // chi-square p = 0.063, mean estimate 0.1783 against 0.1790 won): "The plan at
-        // 3-shanten on 20,000 fresh walls".
-        calibration_error: 0.0425,
+        // plan, advance_or_throw, greedy: refitted on every game of the engine of session
+        // 21 (20,000 walls, 21-draw games only above 16 draws left): BENCHMARKS.md, "The
+        // maps pooled and held out on fresh walls". plan_three (session 30): fitted on the
+        // unbounded 3-shanten plan's 20,000 games of 40000..59999 and 2,000 games of 21
+        // draws. The error is the engine that ships (the plan at 3-shanten, bounded) on
+        // 30,000 fresh walls (60000..89999): its one decile of 409 games at 0.4-0.5
+        // (sampling error ±0.048; chi-square p = 0.046, mean estimate 0.1852 against
+        // 0.1874 won); 0.0111 on the 10,000 of them never used to choose the map's form
+        // (80000..89999): "The plan at 3-shanten, bounded".
+        calibration_error: 0.0275,
     },
 ];
 
@@ -235,6 +290,7 @@ pub fn play_figure(
                 stderr: c.win_stderr,
             });
         }
+        Continuation::Plan if c.shanten >= 3 => maps.plan_three,
         Continuation::Plan => maps.plan,
         Continuation::AdvanceOrThrow => maps.advance_or_throw,
         Continuation::Greedy => maps.greedy,
@@ -246,7 +302,11 @@ pub fn play_figure(
         3 => map.three,
         _ => 0.0,
     };
-    let z = map.a + map.b * (v / (1.0 - v)).ln() + map.d * f64::from(draws_left) / 16.0 + offset;
+    let z = map.a
+        + map.b * (v / (1.0 - v)).ln()
+        + map.d * f64::from(draws_left) / 16.0
+        + map.d_above_16 * f64::from(draws_left.saturating_sub(16)) / 16.0
+        + offset;
     let win = 1.0 / (1.0 + (-z).exp());
     let inside = c.win_probability > CLAMP && c.win_probability < 1.0 - CLAMP;
     let slope = if inside {
@@ -302,7 +362,7 @@ mod tests {
                 .iter()
                 .find(|m| m.ruleset == r)
                 .expect("a map per ruleset");
-            for map in [m.plan, m.advance_or_throw, m.greedy] {
+            for map in [m.plan, m.plan_three, m.advance_or_throw, m.greedy] {
                 assert!(map.b > 0.0, "{r:?}: {map:?}");
             }
             // A sanity bound only (a map off by 0.05 in a decile of 200 games or more would
@@ -332,6 +392,30 @@ mod tests {
     }
 
     #[test]
+    fn plan_figures_of_3_shanten_hands_go_through_their_own_map_bent_above_16_draws() {
+        // RIICHI's plan_three written out by hand: v = 0.1 (logit -ln 9), 20 draws left,
+        // 4 of them above 16.
+        let m = maps_of(Ruleset::Riichi).unwrap().plan_three;
+        let z = m.a - m.b * 9f64.ln() + m.d * 20.0 / 16.0 + m.d_above_16 * 4.0 / 16.0;
+        let c = candidate(3, Continuation::Plan, 0.1, 0.0);
+        let f = play_figure(&c, Ruleset::Riichi, 0, 20).unwrap();
+        assert!((f.win - 1.0 / (1.0 + (-z).exp())).abs() < 1e-12, "{f:?}");
+        // At 16 draws or fewer the bend is 0; a 2-shanten hand's plan uses the plan map.
+        let z16 = m.a - m.b * 9f64.ln() + m.d;
+        let f = play_figure(&c, Ruleset::Riichi, 0, 16).unwrap();
+        assert!((f.win - 1.0 / (1.0 + (-z16).exp())).abs() < 1e-12, "{f:?}");
+        let p = maps_of(Ruleset::Riichi).unwrap().plan;
+        let z2 = p.a - p.b * 9f64.ln() + p.d;
+        let f = play_figure(
+            &candidate(2, Continuation::Plan, 0.1, 0.0),
+            Ruleset::Riichi,
+            0,
+            16,
+        );
+        assert!((f.unwrap().win - 1.0 / (1.0 + (-z2).exp())).abs() < 1e-12);
+    }
+
+    #[test]
     fn the_standard_error_is_the_map_slope_times_the_figure_error() {
         // Delta method against a central difference of the map itself.
         for cont in [
@@ -339,18 +423,21 @@ mod tests {
             Continuation::AdvanceOrThrow,
             Continuation::Greedy,
         ] {
-            let (v, se, h) = (0.15, 0.01, 1e-6);
-            let at = |x: f64| {
-                play_figure(&candidate(2, cont, x, se), Ruleset::General, 0, 12)
-                    .unwrap()
-                    .win
-            };
-            let slope = (at(v + h) - at(v - h)) / (2.0 * h);
-            let f = play_figure(&candidate(2, cont, v, se), Ruleset::General, 0, 12).unwrap();
-            assert!(
-                (f.stderr - slope * se).abs() < 1e-8,
-                "{cont:?}: {f:?} vs {slope}"
-            );
+            for shanten in [2, 3] {
+                let (v, se, h) = (0.15, 0.01, 1e-6);
+                let at = |x: f64| {
+                    play_figure(&candidate(shanten, cont, x, se), Ruleset::General, 0, 18)
+                        .unwrap()
+                        .win
+                };
+                let slope = (at(v + h) - at(v - h)) / (2.0 * h);
+                let c = candidate(shanten, cont, v, se);
+                let f = play_figure(&c, Ruleset::General, 0, 18).unwrap();
+                assert!(
+                    (f.stderr - slope * se).abs() < 1e-8,
+                    "{cont:?} at {shanten}: {f:?} vs {slope}"
+                );
+            }
         }
     }
 }
