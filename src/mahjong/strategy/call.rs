@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::candidate::{Continuation, DiscardCandidate, Method};
 use super::clock::Clock;
-use super::discard::{FAR_STATES, PLAN_MAX_SHANTEN, rank_discards};
+use super::discard::{FAR_STATES, PLAN_MAX_SHANTEN, plan_state_limit, rank_discards};
 use super::figures;
 use super::{DecisionError, resolve_draws};
 use crate::mahjong::caps::Caps;
@@ -381,6 +381,9 @@ fn value_hand(
     if c.shanten <= PLAN_MAX_SHANTEN {
         let mut planner =
             Planner::new(*eval, PlanConfig::ONE_CHANGE, h, pool, draws, clock.at(0.6));
+        if let Some(limit) = plan_state_limit(c.shanten) {
+            planner = planner.with_state_limit(limit);
+        }
         if let Ok(root) = planner.root13(h, true) {
             let paths =
                 figures::simulate_plan(&planner, root, pool, seed, 512, &clock, 0.9, &mut c);

@@ -14,8 +14,24 @@ use crate::mahjong::probability::optimal::OptimalSolver;
 use crate::mahjong::probability::plan::{PlanConfig, Planner};
 
 /// Highest shanten (of the best discard) the plan is tried at; farther hands go straight
-/// to the far tier.
-pub const PLAN_MAX_SHANTEN: i8 = 2;
+/// to the far tier. 3 (with [`PLAN_STATES_AT_3_SHANTEN`]) won +0.36 points of solitaire
+/// play over 2 on 20,000 fresh walls (+0.15 to +0.57; BENCHMARKS.md, "The plan at
+/// 3-shanten, bounded").
+pub const PLAN_MAX_SHANTEN: i8 = 3;
+
+/// State bound of the plan for a hand at 3-shanten (the states of every candidate of
+/// one decision together; about 24 MiB with 17 draws by `Planner::bytes_per_state`, drawn
+/// from the engine budget): beyond it the far tier answers.
+/// Chosen on the recorded game states (BENCHMARKS.md, "The plan at 3-shanten, bounded"):
+/// unbounded, the worst 3-shanten plans took 230-320 ms and the p99 of all states was
+/// 101-113 ms; at 60,000 states the p99 is 57 ms and 7 of 167 3-shanten choices differ.
+pub const PLAN_STATES_AT_3_SHANTEN: usize = 60_000;
+
+/// The plan's own state bound for a hand whose best discard keeps `shanten` (`None`:
+/// only the memory bound).
+pub(crate) fn plan_state_limit(shanten: i8) -> Option<usize> {
+    (shanten >= 3).then_some(PLAN_STATES_AT_3_SHANTEN)
+}
 
 /// State bound of the far tier's advance-or-throw search (about 5 MiB with 17 draws):
 /// beyond it the far tier simulates instead.
@@ -181,7 +197,8 @@ fn optimal_tier(
 
 /// The plan for every shanten-keeping candidate (with its one change) and, for a tenpai
 /// hand, the shanten-raising ones (advance or throw: the raise is the change); other
-/// raising candidates get greedy rollouts and rank after the keeping ones. `None` if the plan does not fit (within 60 % of the budget).
+/// raising candidates get greedy rollouts and rank after the keeping ones. `None` if the
+/// plan does not fit (within 60 % of the budget, and [`plan_state_limit`]).
 fn plan_tier(
     eval: &Eval,
     h: &[u8; 34],
@@ -192,6 +209,9 @@ fn plan_tier(
     best: i8,
 ) -> Option<Ranked> {
     let mut planner = Planner::new(*eval, PlanConfig::ONE_CHANGE, h, pool, draws, clock.at(0.6));
+    if let Some(limit) = plan_state_limit(best) {
+        planner = planner.with_state_limit(limit);
+    }
     let mut out = cands.to_vec();
     let mut roots = vec![None; out.len()];
     // Keeping candidates first: they are the likely choices.
@@ -229,7 +249,7 @@ fn plan_tier(
             out[i].continuation = Continuation::AdvanceOrThrow;
         }
     }
-    // Raising candidates of a 1- or 2-shanten hand: greedy rollouts, ranked after.
+    // Raising candidates of a 1- to 3-shanten hand: greedy rollouts, ranked after.
     let far: Vec<usize> = (0..out.len()).filter(|&i| roots[i].is_none()).collect();
     if !far.is_empty() {
         let hands = hands_after(h, &out, &far);

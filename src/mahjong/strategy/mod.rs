@@ -13,7 +13,8 @@
 //! 2. **Short horizons** (2 draws, or more when the pool has few kinds): the exact optimum
 //!    of the model, every discard allowed after every draw
 //!    ([`super::probability::optimal`]); the suggested discard is optimal.
-//! 3. **The plan** (hands up to [`discard::PLAN_MAX_SHANTEN`]): the planning DP
+//! 3. **The plan** (hands up to [`discard::PLAN_MAX_SHANTEN`], a 3-shanten hand's within
+//!    [`discard::PLAN_STATES_AT_3_SHANTEN`] states): the planning DP
 //!    ([`super::probability::plan`], one tegawari or break-down per line, within one
 //!    advance of the hand's shanten) ranks the
 //!    candidates by its own values; each keeping candidate's figures are the plan's win
