@@ -6,7 +6,7 @@
 //! runs the engine on each state one at a time at the given budget, and prints, as
 //! Markdown, the wall-clock and thread-CPU latency distribution per tag (`shanten N`) and
 //! in all. `--out` writes one JSON line per state (source, chosen discard, its figures,
-//! times); `--compare` reads such a file from an earlier build and counts the states
+//! the states the searches evaluated, times); `--compare` reads such a file from an earlier build and counts the states
 //! whose chosen discard differs, listing them with both builds' figures.
 //!
 //! ```sh
@@ -89,6 +89,9 @@ struct Decision {
     #[serde(default)]
     tenpai: f64,
     simulated: bool,
+    /// States the engine's searches evaluated (absent from files of older builds).
+    #[serde(default)]
+    states: u64,
     wall_ms: f64,
     cpu_ms: f64,
 }
@@ -148,6 +151,7 @@ fn main() {
             win_stderr: first.win_stderr,
             tenpai: first.tenpai_probability,
             simulated: first.method == Method::Simulated,
+            states: advice.states,
             wall_ms: wall.as_secs_f64() * 1e3,
             cpu_ms: cpu.as_secs_f64() * 1e3,
         });
