@@ -6,8 +6,9 @@
 //! runs the engine on each state one at a time at the given budget, and prints, as
 //! Markdown, the wall-clock and thread-CPU latency distribution per tag (`shanten N`) and
 //! in all. `--out` writes one JSON line per state (source, chosen discard, its figures,
-//! the states the searches evaluated, times); `--compare` reads such a file from an earlier build and counts the states
-//! whose chosen discard differs, listing them with both builds' figures.
+//! the states the searches evaluated, times); `--compare` reads such a file from an
+//! earlier build and counts the states whose chosen discard differs, listing them with
+//! both builds' figures.
 //!
 //! ```sh
 //! cargo run --release --bin mahjong-states -- \
