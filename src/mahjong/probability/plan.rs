@@ -90,7 +90,11 @@ impl PlanConfig {
     /// the line would make two advances ahead is reconsidered when it comes; on 10,000
     /// solitaire walls this played as the unlimited change (+0.0004, −0.0010 to +0.0018)
     /// at half its p99 time per decision (BENCHMARKS.md, "Where the two-shanten time
-    /// goes: the change", and "The change expires after one advance").
+    /// goes: the change", and "The change expires after one advance"). Tegawari at
+    /// 3-shanten too (`exchange_up_to` 3) costs nothing more but gained nothing
+    /// measurable: +0.07 points (−0.07 to +0.21) on 20,000 fresh walls; a break-down
+    /// from 1-shanten (`down_up_to` 1) changes 6 of 1,292 recorded choices at 4.6x the
+    /// p99 ("Tegawari at 3-shanten screened", session 32).
     pub const ONE_CHANGE: PlanConfig = PlanConfig {
         exchange_up_to: 2,
         down_up_to: 0,
