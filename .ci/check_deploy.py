@@ -98,7 +98,7 @@ for expr in exprs:
 dockerfile = (DEPLOY / "Dockerfile").read_text()
 check(re.search(r"^USER 65532", dockerfile, re.M), "Dockerfile must run as user 65532")
 check(re.search(r"^EXPOSE 50051 9090", dockerfile, re.M), "Dockerfile must expose 50051 and 9090")
-check(dockerfile.count("FROM ") >= 2, "Dockerfile must be multi-stage")
+check(re.search(r"^FROM scratch$", dockerfile, re.M), "Dockerfile must start from the empty base (FROM scratch)")
 
 if errors:
     for e in errors:
