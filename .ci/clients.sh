@@ -118,7 +118,7 @@ failed=0
 run_client() {
   local name=$1
   shift
-  say "$name client: $*"
+  say "$name client: ${*//$CLASSPATH_JARS/DEBIAN_JARS}"
   local output status=0
   output=$("$@" --addr "$ADDR" 2>&1) || status=$?
   echo "$output" | sed 's/^/  | /'
