@@ -1,0 +1,3 @@
+module gameai
+
+go 1.19
