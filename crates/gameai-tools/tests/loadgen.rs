@@ -1,8 +1,10 @@
-//! The load generator (`src/bin/loadgen`) against a real server: what it counts at the
+//! The load generator (`src/bin/loadgen.rs`) against a real server: what it counts at the
 //! end of a run and across connection-age cycles. A soak (tools/load/soak.py) reads
 //! "no error" off these counts, so a call loadgen itself failed would be charged to
 //! the server.
 
+/// The server harness of gameai's own tests.
+#[path = "../../../tests/common/mod.rs"]
 mod common;
 
 use std::process::Command;

@@ -15,7 +15,7 @@
 //! `--timeout`) and counted. A call that never left the client (hyper cancels the
 //! requests queued for a connection that closes after its GOAWAY) is sent again, as
 //! gRPC's C core and grpc-go do, and counted as `transparent_retries`
-//! ([`client::unary_retrying`]).
+//! ([`gameai_tools::loadgen::client::unary_retrying`]).
 //!
 //! Only point it at servers you run: loopback or your own test hosts.
 //!
@@ -25,10 +25,7 @@
 //!     --rate 2000 --duration 30s --by-tag
 //! ```
 
-mod client;
-mod report;
-mod requests;
-mod run;
+use gameai_tools::loadgen::{report, requests, run};
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
