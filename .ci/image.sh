@@ -68,7 +68,7 @@ say "static binary: cargo build --release --target $TARGET with crt-static"
 # --target keeps these artifacts apart from target/release (RUSTFLAGS apply to the
 # target's crates only, not to build scripts and proc macros).
 RUSTFLAGS='-C target-feature=+crt-static' \
-  cargo build --release --locked --target "$TARGET" --bin gameai
+  cargo build --release --locked --target "$TARGET" -p gameai --bin gameai
 file "$BIN"
 file "$BIN" | grep -Eq 'statically linked|static-pie linked' || fail "$BIN is not statically linked"
 deps=$(ldd "$BIN" 2>&1 || true)

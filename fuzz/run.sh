@@ -43,7 +43,7 @@ fi
 
 "${opt[@]}" cargo fuzz build -s none
 if [ ! -d seeds ]; then
-  (cd .. && cargo build --release --bin loadgen &&
+  (cd .. && cargo build --release -p gameai-tools --bin loadgen &&
     target/release/loadgen --requests bench/requests/*.jsonl --dump-corpus fuzz/seeds)
 fi
 

@@ -2,8 +2,8 @@
 //! what the brain must answer (`<`), per the protocol text (piskvork's "new protocol";
 //! its own examples are used where it gives them). The players here are test players
 //! with an obvious rule (first empty point in reading order), so that every expected
-//! move can be worked out by hand; the one-ply player appears where its choice is
-//! forced.
+//! move can be worked out by hand. (The one-ply player, where its choice is forced:
+//! `crates/gameai-tools/tests/pbrain_oneply.rs`.)
 
 use std::io::{Read, Write};
 use std::sync::atomic::Ordering;
@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 use gameai::gomocup::command::ProtocolPoint;
 use gameai::gomocup::driver;
 use gameai::gomocup::game::{Colour, Rule, Stone};
-use gameai::gomocup::oneply::OnePly;
 use gameai::gomocup::player::{Choice, Player, ThinkRequest};
 use gameai::gomocup::session::{PROCESS_MEMORY_BYTES, Session};
 
@@ -418,24 +417,6 @@ fn a_full_board_gets_a_clear_no_move() {
     }
     script += "> DONE\n< ERROR no move: the board is full\n";
     transcript(FirstEmpty::default(), &script);
-}
-
-#[test]
-fn one_empty_point_is_played_by_the_one_ply_player() {
-    // 24 stones, 12 each (brain black), only 4,4 empty.
-    let rows = ["XXOOX", "OOXXO", "XXOOX", "OOXXO", "XXOO."];
-    let mut script = String::from("> START 5\n< OK\n> BOARD\n");
-    for (y, row) in rows.iter().enumerate() {
-        for (x, c) in row.chars().enumerate() {
-            match c {
-                'X' => script += &format!("> {x},{y},1\n"),
-                'O' => script += &format!("> {x},{y},2\n"),
-                _ => {}
-            }
-        }
-    }
-    script += "> DONE\n< 4,4\n";
-    transcript(OnePly, &script);
 }
 
 #[test]

@@ -351,11 +351,14 @@ async fn call_decisions() {
     assert_eq!(with.method(), ProbabilityMethod::Exact);
     assert_eq!(with.continuation(), Continuation::Optimal);
 
-    // The README's example: the same call with 2 draws. A separate brute force (Python,
-    // exact fractions: every draw from the 122-tile pool as it shrinks, every discard
-    // after the first, its own win check; written for session 28) gives
-    // 717/7381 = 0.0971413087657499 with the call; the README showed 0.0963 from before
-    // the player's meld copies were counted.
+    // The README's example: the same call with 2 draws. A separate brute force
+    // (tools/mahjong/call_brute_force.py: Python, exact fractions, every draw from the
+    // 122-tile pool as it shrinks, the best of every discard after each draw, its own
+    // win check) gives 717/7381 = 0.0971413087657499 with the call, discarding 7z:
+    //   python3 tools/mahjong/call_brute_force.py --hand 55m456p789s2346s7z \
+    //       --offered 5m --meld 555m --draws 2
+    // (its unit test checks the figure, tools/mahjong/test_call_brute_force.py). The
+    // README showed 0.0963 from before the player's meld copies were counted.
     let r = c
         .suggest_mahjong_call(SuggestMahjongCallRequest {
             draws_left: Some(2),

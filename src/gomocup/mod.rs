@@ -1,5 +1,5 @@
 //! The Gomocup (Piskvork) brain protocol: how `pbrain-gameai` and the test opponent
-//! `pbrain-oneply` talk to gomoku managers (piskvork, GomocupJudge, our referee in
+//! `pbrain-oneply` (crates/gameai-tools) talk to gomoku managers (piskvork, GomocupJudge, our referee in
 //! `tools/gomocup/`).
 //!
 //! # The protocol
@@ -30,14 +30,13 @@
 //! # Players
 //!
 //! The session drives any [`player::Player`]: `pbrain-gameai` plugs in the engine of
-//! `src/gomoku/`; [`oneply::OnePly`] is seed 002's one-ply pattern player, the test
-//! opponent of the match harness.
+//! `src/gomoku/`; `gameai_tools::oneply::OnePly` (crates/gameai-tools) is seed 002's
+//! one-ply pattern player, the test opponent of the match harness.
 
 pub mod command;
 pub mod driver;
 pub mod engine;
 pub mod game;
-pub mod oneply;
 pub mod player;
 pub mod reply;
 pub mod session;

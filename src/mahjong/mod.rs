@@ -19,7 +19,6 @@ pub mod merge;
 pub mod probability;
 pub mod rules;
 pub mod shanten;
-pub mod solitaire;
 pub mod strategy;
 pub mod tables;
 pub mod tile;

@@ -15,8 +15,12 @@ use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 
-/// The load generator's client: raw unary calls, transparent retry.
-#[path = "../../src/bin/loadgen/client.rs"]
+pub mod brain;
+
+/// The load generator's client: raw unary calls, transparent retry. Included by path
+/// (as the tools crate's tests include this harness): `gameai-tools` depends on
+/// `gameai`, so `gameai`'s tests cannot depend on it.
+#[path = "../../crates/gameai-tools/src/loadgen/client.rs"]
 pub mod loadgen_client;
 /// Whether tonic failed a call that never left the client (the server never saw it).
 #[allow(unused_imports)]
@@ -216,7 +220,12 @@ impl BinaryServer {
         let metrics_addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
         // The channel first: if it panics (no runtime), no child is left behind.
         let channel = channel_to(grpc_addr);
-        let child = Command::new(env!("CARGO_BIN_EXE_gameai"))
+        // Cargo names the binary only to gameai's own tests; the tools crate, which
+        // includes this harness, runs in-process servers only.
+        let Some(exe) = option_env!("CARGO_BIN_EXE_gameai") else {
+            panic!("only gameai's own tests start the gameai binary");
+        };
+        let child = Command::new(exe)
             .arg("--grpc-addr")
             .arg(grpc_addr.to_string())
             .arg("--metrics-addr")

@@ -85,11 +85,12 @@
 //! enumerates every draw sequence with the real shrinking pool, and against a Monte
 //! Carlo simulation of shuffled walls.
 //!
-//! When the work budget or the deadline runs out, [`estimate`] gives a documented
-//! estimate instead (and callers report `exact: false`).
+//! When the work budget or the deadline runs out, the strategy estimates instead by
+//! simulation ([`simulate`], [`rollout`]) and reports `exact: false`. (The greedy-line
+//! estimate the service used before issue 11 lives with the solitaire harness that
+//! still compares it: `crates/gameai-tools`, `mahjong::estimate`.)
 
 pub mod draws;
-pub mod estimate;
 pub mod eval;
 pub mod optimal;
 pub mod plan;

@@ -47,13 +47,11 @@
 //! `figures::TARGET_STDERR` or when their share is spent, after at least
 //! `figures::MIN_PATHS` paths.
 
-pub mod baseline;
 pub mod call;
 pub mod candidate;
 mod clock;
 pub mod discard;
 pub(crate) mod figures;
-pub mod legacy;
 pub mod play;
 
 pub use call::{CallAction, CallAdvice, From, OptionFigures, suggest_call};

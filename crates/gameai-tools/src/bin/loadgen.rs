@@ -15,7 +15,13 @@
 //! `--timeout`) and counted. A call that never left the client (hyper cancels the
 //! requests queued for a connection that closes after its GOAWAY) is sent again, as
 //! gRPC's C core and grpc-go do, and counted as `transparent_retries`
-//! ([`client::unary_retrying`]).
+//! ([`gameai_tools::loadgen::client::unary_retrying`]).
+//!
+//! Exit status: 0 when at least one measured call answered OK (the calls that failed
+//! are counted per status code in the report: a run under overload expects some
+//! RESOURCE_EXHAUSTED); 1 when calls were measured and not one answered OK (a server
+//! that refuses everything, a wrong method or request), after printing the report;
+//! 2 when the run could not start (bad flags, request files, no connection).
 //!
 //! Only point it at servers you run: loopback or your own test hosts.
 //!
@@ -25,10 +31,7 @@
 //!     --rate 2000 --duration 30s --by-tag
 //! ```
 
-mod client;
-mod report;
-mod requests;
-mod run;
+use gameai_tools::loadgen::{report, requests, run};
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -49,7 +52,9 @@ use requests::{Call, HEALTH_CHECK};
     name = "loadgen",
     about = "gRPC load generator for gameai: closed or open loop, HDR latency percentiles",
     after_help = "Request files: bench/requests/README.md. Example:\n  \
-        loadgen --addr 127.0.0.1:50051 --requests bench/requests/mahjong_discard.jsonl --rate 100 --duration 30s"
+        loadgen --addr 127.0.0.1:50051 --requests bench/requests/mahjong_discard.jsonl --rate 100 --duration 30s\n\
+        Exit status: 0 if any measured call answered OK, 1 if none did (report printed), \
+        2 if the run could not start."
 )]
 struct Cli {
     /// Server address, host:port (your own servers only: loopback or test hosts).
@@ -249,11 +254,23 @@ fn progress_bar(cli: &Cli, duration: Option<Duration>) -> Option<indicatif::Prog
     Some(bar)
 }
 
+/// How a run that started ended.
+enum Ended {
+    /// At least one measured call answered OK (or nothing was to be sent).
+    Answered,
+    /// This many calls were measured and not one answered OK.
+    NoneOk(u64),
+}
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     match run_cli(cli).await {
-        Ok(()) => std::process::ExitCode::SUCCESS,
+        Ok(Ended::Answered) => std::process::ExitCode::SUCCESS,
+        Ok(Ended::NoneOk(calls)) => {
+            eprintln!("loadgen: not one of the {calls} calls answered OK (codes in the report)");
+            std::process::ExitCode::from(1)
+        }
         Err(e) => {
             eprintln!("loadgen: {e}");
             std::process::ExitCode::from(2)
@@ -261,7 +278,7 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
-async fn run_cli(cli: Cli) -> Result<(), String> {
+async fn run_cli(cli: Cli) -> Result<Ended, String> {
     if let Some(rate) = cli.rate
         && !(rate.is_finite() && rate > 0.0)
     {
@@ -269,7 +286,7 @@ async fn run_cli(cli: Cli) -> Result<(), String> {
     }
     let calls = load_calls(&cli)?;
     if let Some(dir) = &cli.dump_corpus {
-        return dump_corpus(&calls, dir);
+        return dump_corpus(&calls, dir).map(|()| Ended::Answered);
     }
     let (group_names, group_of) = groups(&calls, cli.by_tag);
     let duration = match (cli.duration, cli.count) {
@@ -374,5 +391,8 @@ async fn run_cli(cli: Cli) -> Result<(), String> {
     } else {
         print!("{}", report::text(&summary));
     }
-    Ok(())
+    if total.calls() > 0 && total.count("OK") == 0 {
+        return Ok(Ended::NoneOk(total.calls()));
+    }
+    Ok(Ended::Answered)
 }

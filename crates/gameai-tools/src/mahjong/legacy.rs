@@ -2,16 +2,16 @@
 //! distinct discard valued by its exact advance-or-throw win probability (the first
 //! discard free, then no change at all), the best first; when the search does not fit
 //! the deadline or its state bound, every candidate gets the greedy-line estimate of
-//! [`crate::mahjong::probability::estimate`] instead (a ranking device, optimistic far
+//! [`crate::mahjong::estimate`] instead (a ranking device, optimistic far
 //! from tenpai), as the service did before issue 11.
 
 use std::time::Instant;
 
-use crate::mahjong::hand::Hand;
-use crate::mahjong::probability::estimate::estimate;
-use crate::mahjong::probability::eval::Eval;
-use crate::mahjong::probability::plan::{PlanConfig, Planner};
-use crate::mahjong::tile::Tile;
+use crate::mahjong::estimate::estimate;
+use gameai::mahjong::hand::Hand;
+use gameai::mahjong::probability::eval::Eval;
+use gameai::mahjong::probability::plan::{PlanConfig, Planner};
+use gameai::mahjong::tile::Tile;
 
 /// The legacy policy's ranking of a 3n+2 `hand` with `draws` draws: `(tile, win value)`
 /// best first, and whether the values are exact (advance or throw) rather than the

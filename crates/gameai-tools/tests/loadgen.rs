@@ -1,8 +1,10 @@
-//! The load generator (`src/bin/loadgen`) against a real server: what it counts at the
+//! The load generator (`src/bin/loadgen.rs`) against a real server: what it counts at the
 //! end of a run and across connection-age cycles. A soak (tools/load/soak.py) reads
 //! "no error" off these counts, so a call loadgen itself failed would be charged to
 //! the server.
 
+/// The server harness of gameai's own tests.
+#[path = "../../../tests/common/mod.rs"]
 mod common;
 
 use std::process::Command;
@@ -121,4 +123,90 @@ async fn no_call_fails_across_connection_age_cycles() {
         "200 calls OK over about ten connections, {} transparent retries",
         total["transparent_retries"]
     );
+}
+
+/// Runs loadgen with `args` (and `--json --no-progress`) against `server`: its exit
+/// code and its JSON report.
+async fn loadgen(server: &common::TestServer, args: &[&str]) -> (Option<i32>, Value) {
+    let mut all: Vec<String> = vec![
+        "--addr".into(),
+        server.grpc_addr.to_string(),
+        "--json".into(),
+        "--no-progress".into(),
+    ];
+    all.extend(args.iter().map(|a| a.to_string()));
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_loadgen"))
+            .args(all)
+            .output()
+            .expect("run loadgen")
+    })
+    .await
+    .unwrap();
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "loadgen --json ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code(), report)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_exit_status_is_a_failure_only_when_no_call_answered_ok() {
+    let server = start_server(ServerConfig::default(), server::engine_startup_tasks()).await;
+    wait_serving(&server.channel, "").await;
+    // "9z" is no tile: every AnalyzeMahjongHand call is INVALID_ARGUMENT. The report is
+    // still printed, then loadgen exits 1.
+    let (code, report) = loadgen(
+        &server,
+        &[
+            "--method",
+            "AnalyzeMahjongHand",
+            "--data",
+            r#"{"hand":"123m456p789s1129z"}"#,
+            "--count",
+            "6",
+        ],
+    )
+    .await;
+    let codes = &report["total"]["codes"];
+    assert_eq!(
+        *codes,
+        serde_json::json!({"INVALID_ARGUMENT": 6}),
+        "{report}"
+    );
+    assert_eq!(code, Some(1), "{report}");
+
+    // Half the lines of a file are that bad hand, half a good one: the calls that
+    // failed are counted by code and the run exits 0.
+    let file = std::env::temp_dir().join(format!("loadgen-mixed-{}.jsonl", std::process::id()));
+    std::fs::write(
+        &file,
+        "{\"hand\":\"123m456p789s1122z\"}\n{\"hand\":\"123m456p789s1129z\"}\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap().to_string();
+    let (code, report) = loadgen(
+        &server,
+        &[
+            "--method",
+            "AnalyzeMahjongHand",
+            "--requests",
+            &path,
+            "--count",
+            "6",
+            "--concurrency",
+            "1",
+        ],
+    )
+    .await;
+    std::fs::remove_file(&file).unwrap();
+    let codes = &report["total"]["codes"];
+    assert_eq!(
+        *codes,
+        serde_json::json!({"OK": 3, "INVALID_ARGUMENT": 3}),
+        "{report}"
+    );
+    assert_eq!(code, Some(0), "{report}");
 }

@@ -13,9 +13,9 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
-use super::hand::Hand;
-use super::rules::Ruleset;
-use super::tile::{KINDS, Tile, TileCounts};
+use gameai::mahjong::hand::Hand;
+use gameai::mahjong::rules::Ruleset;
+use gameai::mahjong::tile::{KINDS, Tile, TileCounts};
 
 /// Draws of a solitaire game after the deal.
 pub const SOLITAIRE_DRAWS: u32 = 17;

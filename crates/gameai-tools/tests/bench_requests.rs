@@ -4,21 +4,20 @@
 //! searches stop early in this debug build (the lines carry no budget of their own,
 //! except the SEARCH lines' 100 ms).
 
+/// The server harness of gameai's own tests.
+#[path = "../../../tests/common/mod.rs"]
 mod common;
-#[path = "../src/bin/loadgen/requests.rs"]
-#[allow(dead_code)]
-mod requests;
 
-use common::loadgen_client as client;
 use std::time::Duration;
 
 use futures_util::StreamExt;
 use gameai::server::{ServerConfig, engine_startup_tasks};
+use gameai_tools::loadgen::{client, requests};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_request_file_line_is_answered_ok() {
     let pool = requests::descriptor_pool().unwrap();
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/requests");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/requests");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())

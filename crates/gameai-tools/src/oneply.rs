@@ -31,9 +31,9 @@
 //!   the seed's "对黑棋而言'双三'、'双四'是禁手" at the seed's own precision, not the
 //!   exact recursive renju rule.
 
-use super::command::ProtocolPoint;
-use super::game::{Colour, Rule};
-use super::player::{Choice, Player, ThinkRequest};
+use gameai::gomocup::command::ProtocolPoint;
+use gameai::gomocup::game::{Colour, Rule};
+use gameai::gomocup::player::{Choice, Player, ThinkRequest};
 
 const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
@@ -267,7 +267,7 @@ impl Player for OnePly {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gomocup::game::Stone;
+    use gameai::gomocup::game::Stone;
     use std::sync::atomic::AtomicBool;
 
     /// A board from rows as drawn, top row first: `X` black, `O` white, `.` empty.

@@ -1,14 +1,14 @@
 //! `mahjong-solitaire`: decision quality of the mahjong engine, measured by play.
 //!
 //! Plays the same fixed-seed walls (deal 13, up to 17 draws, self-draw wins, no other
-//! players; `gameai::mahjong::solitaire`) with each policy and prints, as Markdown:
+//! players; `gameai_tools::mahjong::solitaire`) with each policy and prints, as Markdown:
 //! win rates with 95 % intervals, paired differences between the policies with 95 %
 //! intervals (the same walls, so the games pair up), time per decision, and the
 //! calibration of the engine's reported win probability at the first decision against
 //! the realised win rate, per decile of the reported figure.
 //!
 //! Policies: `engine` (SuggestMahjongDiscard's engine), `advance-or-throw` (the issue-6
-//! policy, `strategy::legacy`) and `baseline` (lowest shanten, then most ukeire).
+//! policy, `gameai_tools::mahjong::legacy`) and `baseline` (lowest shanten, then most ukeire).
 //!
 //! ```sh
 //! cargo run --release --bin mahjong-solitaire -- --games 5000
@@ -30,19 +30,17 @@
 //! benchmark (`loadgen --requests bench/requests/mahjong_game_states.jsonl`) and
 //! `tests/bench_requests.rs` read it.
 
-#[path = "shared/measure.rs"]
-mod measure;
-
 use std::io::Write;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
-use cpu_time::ThreadTime;
 use gameai::mahjong::rules::Ruleset;
-use gameai::mahjong::solitaire::{Choice, DecisionPoint, Game, SOLITAIRE_DRAWS, play_draws};
 use gameai::mahjong::strategy::candidate::DiscardCandidate;
-use gameai::mahjong::strategy::{baseline::baseline_discard, legacy, suggest_discard};
+use gameai::mahjong::strategy::suggest_discard;
+use gameai_tools::mahjong::solitaire::{Choice, DecisionPoint, Game, SOLITAIRE_DRAWS, play_draws};
+use gameai_tools::mahjong::{baseline::baseline_discard, legacy};
+use gameai_tools::measure::{self, thread_cpu_time};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -194,9 +192,9 @@ fn play_all(cli: &Cli, policy: Policy) -> Vec<Played> {
                     let mut times = Vec::new();
                     let mut figures = Vec::new();
                     let game = play_draws(seed, ruleset, cli.draws, |p| {
-                        let (t0, c0) = (Instant::now(), ThreadTime::now());
+                        let (t0, c0) = (Instant::now(), thread_cpu_time());
                         let (c, f) = decide(policy, p, budget, cli.legacy_states);
-                        times.push((t0.elapsed(), c0.elapsed()));
+                        times.push((t0.elapsed(), thread_cpu_time() - c0));
                         figures.push(f);
                         c
                     });

@@ -16,19 +16,16 @@
 //!     --compare /tmp/before.jsonl
 //! ```
 
-#[path = "shared/measure.rs"]
-mod measure;
-
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use cpu_time::ThreadTime;
 use gameai::mahjong::hand::Hand;
 use gameai::mahjong::rules::Ruleset;
 use gameai::mahjong::strategy::{Method, suggest_discard};
+use gameai_tools::measure::{self, thread_cpu_time};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Parser)]
@@ -139,10 +136,10 @@ fn main() {
         let r = &e.request;
         let hand = Hand::parse(&r.hand, Vec::new(), &r.visible, ruleset(&r.ruleset))
             .expect("a legal hand");
-        let (t0, c0) = (Instant::now(), ThreadTime::now());
+        let (t0, c0) = (Instant::now(), thread_cpu_time());
         let advice = suggest_discard(&hand, r.draws_left, Some(Instant::now() + budget))
             .expect("a legal request");
-        let (wall, cpu) = (t0.elapsed(), c0.elapsed());
+        let (wall, cpu) = (t0.elapsed(), thread_cpu_time() - c0);
         let first = &advice.candidates[0];
         decisions.push(Decision {
             source: e.source,

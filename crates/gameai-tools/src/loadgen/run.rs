@@ -17,9 +17,9 @@ use prost::Message;
 use tokio::sync::{Semaphore, mpsc};
 use tonic::transport::Channel;
 
-use crate::client;
-use crate::report::Recorded;
-use crate::requests::Call;
+use super::client;
+use super::report::Recorded;
+use super::requests::Call;
 
 /// Which call the k-th send makes: `lists[k % L][(k / L) % lists[k % L].len()]`. One
 /// list cycles through the calls in order; one list per method gives every method

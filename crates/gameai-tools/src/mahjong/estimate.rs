@@ -20,8 +20,8 @@
 //! in the spirit of seed 003's per-suit pattern estimate (the chance of drawing what one
 //! target needs), with the draws counted sequentially.
 
-use super::Odds;
-use super::eval::Eval;
+use gameai::mahjong::probability::Odds;
+use gameai::mahjong::probability::eval::Eval;
 
 /// Estimated odds of the 3n+1 `hand` with `unseen` the pool (copies per kind, the
 /// hand's own tiles excluded) and `draws` draws. Bounded: at most `s + 1` ukeire scans
