@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use gameai::gomocup::command::ProtocolPoint;
 use gameai::gomocup::driver;
-use gameai::gomocup::game::{Colour, Rule, Stone};
+use gameai::gomocup::game::{Color, Rule, Stone};
 use gameai::gomocup::oneply::OnePly;
 use gameai::gomocup::player::{Choice, Player, ThinkRequest};
 use gameai::gomocup::session::{PROCESS_MEMORY_BYTES, Session};
@@ -23,7 +23,7 @@ use gameai::gomocup::session::{PROCESS_MEMORY_BYTES, Session};
 struct Seen {
     size: u32,
     rule: Rule,
-    to_move: Colour,
+    to_move: Color,
     stones: Vec<Stone>,
     budget: Duration,
     memory_bytes: Option<usize>,
@@ -144,35 +144,35 @@ fn the_protocols_own_examples() {
     let seen = seen.lock().unwrap();
     assert_eq!(
         seen[0].to_move,
-        Colour::Black.opponent(),
+        Color::Black.opponent(),
         "after TURN the brain is white"
     );
     assert_eq!(
         seen[0].stones,
         [Stone {
             point: p(10, 10),
-            colour: Colour::Black
+            colour: Color::Black
         }]
     );
-    assert_eq!(seen[1].to_move, Colour::Black);
+    assert_eq!(seen[1].to_move, Color::Black);
     assert_eq!(
         seen[1].stones,
         [
             Stone {
                 point: p(10, 10),
-                colour: Colour::Black
+                colour: Color::Black
             },
             Stone {
                 point: p(10, 11),
-                colour: Colour::White
+                colour: Color::White
             },
             Stone {
                 point: p(11, 11),
-                colour: Colour::Black
+                colour: Color::Black
             },
             Stone {
                 point: p(9, 10),
-                colour: Colour::White
+                colour: Color::White
             },
         ],
         "BOARD stones keep their order (renju requires move order)"
@@ -203,11 +203,11 @@ fn a_game_from_begin_keeps_both_sides_stones() {
     let game = session.game().unwrap();
     assert_eq!(game.stones_placed(), 5);
     let last = seen.lock().unwrap().last().unwrap().clone();
-    assert_eq!(last.to_move, Colour::Black);
+    assert_eq!(last.to_move, Color::Black);
     assert_eq!(
         last.stones
             .iter()
-            .filter(|s| s.colour == Colour::White)
+            .filter(|s| s.colour == Color::White)
             .count(),
         2
     );
