@@ -540,7 +540,7 @@ fn spawn_driver<P: Player + Send + 'static>(
 }
 
 #[test]
-fn end_while_thinking_stops_the_search_and_writes_nothing() {
+fn end_while_thinking_stops_the_search_and_answers_before_ending() {
     let player = UntilDeadline::default();
     let thought = player.thought.clone();
     let (mut input, output, driver) = spawn_driver(player);
@@ -558,7 +558,17 @@ fn end_while_thinking_stops_the_search_and_writes_nothing() {
         sent_end.elapsed()
     );
     drop(input);
-    assert_eq!(output.join().unwrap(), ["OK"], "no move after END");
+    // The BEGIN read before END is answered (its thinking cut short), then nothing:
+    // every command before END gets its answer (issue 33).
+    let out = output.join().unwrap();
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[0], "OK");
+    assert!(
+        out[1]
+            .split_once(',')
+            .is_some_and(|(x, y)| x.parse::<u32>().is_ok() && y.parse::<u32>().is_ok()),
+        "a move: {out:?}"
+    );
     assert!(thought.lock().unwrap()[0] < Duration::from_secs(5));
 }
 
