@@ -93,8 +93,11 @@ enum Forced {
     /// The move is settled, with its score, why, and whether the score is exact.
     Settled(Cell, i32, Reason, bool),
     /// Nothing settles the move; `block` is the opponent's one five point when it must
-    /// be blocked.
-    Open { block: Option<Cell> },
+    /// be blocked; `legal` every legal move.
+    Open {
+        block: Option<Cell>,
+        legal: Vec<Cell>,
+    },
 }
 
 /// A win proven by a threat solver: the first move, the score, the line from it.
@@ -164,11 +167,11 @@ impl Searcher {
         playable(board)?;
         self.tt.new_search();
         let mut answer = Answer::new(start, self.tt.bytes());
-        let block = match forced_facts(board)? {
+        let (block, legal_moves) = match forced_facts(board)? {
             Forced::Settled(best, score, reason, exact) => {
                 return Ok(answer.done(best, score, vec![best], reason, exact));
             }
-            Forced::Open { block } => block,
+            Forced::Open { block, legal } => (block, legal),
         };
         let root_cells = match block {
             Some(p) => vec![p],
@@ -274,15 +277,15 @@ fn forced_facts(board: &mut Board) -> Result<Forced, GomokuError> {
         let c = board.cell(Point::new(m as u8, m as u8));
         return Ok(Forced::Settled(c, 0, Reason::Opening, true));
     }
-    // Two legal moves are enough to know that the move is not forced (the renju
-    // judgement of every empty point would cost a few milliseconds).
+    // Every point is judged, not only until two legal ones are found: the renju
+    // judgement plays stones on the board and back, which reorders its candidate area,
+    // and the search after depends on that order.
     let empties: Vec<Cell> = board.empty_cells().collect();
-    let first_two: Vec<Cell> = empties
+    let legal_moves: Vec<Cell> = empties
         .into_iter()
         .filter(|&c| legal(board, c, us))
-        .take(2)
         .collect();
-    match first_two.as_slice() {
+    match legal_moves.as_slice() {
         [] => {
             return Err(GomokuError::NoMove(
                 "every empty point is forbidden to black".into(),
@@ -312,22 +315,13 @@ fn forced_facts(board: &mut Board) -> Result<Forced, GomokuError> {
             .iter()
             .copied()
             .find(|&p| legal(board, p, us))
-            .unwrap_or(first_two[0]);
+            .unwrap_or(legal_moves[0]);
         return Ok(Forced::Settled(m, loss_in(2), Reason::Lost, true));
     }
     Ok(Forced::Open {
         block: fives.first().copied(),
+        legal: legal_moves,
     })
-}
-
-/// Every legal move of the side to move, in board order.
-fn legal_moves(board: &mut Board) -> Vec<Cell> {
-    let us = board.to_move();
-    let empties: Vec<Cell> = board.empty_cells().collect();
-    empties
-        .into_iter()
-        .filter(|&c| legal(board, c, us))
-        .collect()
 }
 
 /// A cheap score of a move: win in one, or a quiescence-free evaluation.

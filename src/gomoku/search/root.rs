@@ -68,14 +68,14 @@ pub(super) struct Deepened {
 }
 
 /// The root's candidate moves when nothing is forced: the defences against an
-/// opponent's open three, else the candidate area, else any legal move (`legal_moves`
-/// gives them when asked); with [`Params::root_vcf_defence`], only those that stop the
+/// opponent's open three, else the candidate area, else any legal move
+/// (`legal_moves`); with [`Params::root_vcf_defence`], only those that stop the
 /// opponent's VCF (when some do). Also the nodes spent.
 pub(super) fn candidates(
     board: &mut Board,
     cache: &mut FailCache,
     params: &Params,
-    legal_moves: impl FnOnce(&mut Board) -> Vec<Cell>,
+    legal_moves: Vec<Cell>,
     start: Instant,
     limits: &Limits<'_>,
 ) -> (Vec<Cell>, u64) {
@@ -90,7 +90,7 @@ pub(super) fn candidates(
         moves = cands.into_iter().filter(|&c| legal(board, c, us)).collect();
     }
     if moves.is_empty() {
-        moves = legal_moves(board);
+        moves = legal_moves;
     }
     let mut nodes = 0;
     if params.root_vcf_defence {

@@ -202,13 +202,14 @@ impl<'c> Vct<'c> {
                 // A straight four or two fours wins at once.
                 if let Some(&m) = moves.iter().find(|&&m| board.combo(m, a) == Combo::Flex4) {
                     *first = Some(m);
-                    // The defender takes one five point, the attacker the other.
-                    board.make(m);
-                    let mut fives = Vec::new();
-                    five_points(board, a, &mut fives);
-                    board.unmake();
+                    // The defender takes one five point, the attacker the other. (Read
+                    // from the lines through `m` without playing it: making and unmaking
+                    // a move reorders the candidate area, and so the search after.)
                     let mut line = vec![m];
-                    line.extend(fives.iter().take(2));
+                    for d in 0..4 {
+                        line.extend(board.five_points(m, d, a));
+                    }
+                    line.truncate(3);
                     self.set_line_to(ply, &line);
                     self.give(cands);
                     self.give(moves);
