@@ -1,13 +1,13 @@
 //! The Gomocup brain `pbrain-gameai` as a process: what a manager sees on the pipes.
 //! (The one-ply opponent `pbrain-oneply` is tested with the tools,
-//! `crates/gameai-tools/tests/pbrain_oneply.rs`.)
+//! `crates/gameai-tools/tests/pbrain_oneply.rs`, with the same piped cases.)
 
 mod common;
 
 use std::thread;
 use std::time::Duration;
 
-use common::brain::Brain;
+use common::brain::{Brain, is_move};
 
 /// `BOARD` lines for a move sequence in the project's notation (black first), from the
 /// view of the brain to move: its stones are field 1.
@@ -92,6 +92,27 @@ fn gameai_ends_at_once_when_end_comes_while_it_thinks() {
     brain.send(&board_block(20, "j10k11k10j11l9i12h13m8l11l10"));
     thread::sleep(Duration::from_millis(300));
     let (took, after) = brain.end();
-    assert!(after.is_empty(), "nothing after END: {after:?}");
+    // The BOARD is answered (its search cut short: a move, issue 33), then nothing.
+    let answers: Vec<&String> = after.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
+    assert_eq!(
+        answers.len(),
+        1,
+        "the BOARD's move and nothing else: {after:?}"
+    );
+    assert!(is_move(answers[0], 20), "{after:?}");
     assert!(took < Duration::from_secs(1), "END took {took:?}");
+}
+
+/// The issue 33 cases: input in one piece, END read before the first command is
+/// answered; every command is still answered, in order.
+#[test]
+fn piped_input_in_one_piece_gets_every_answer_in_order() {
+    common::brain::check_piped_one_piece(env!("CARGO_BIN_EXE_pbrain-gameai"));
+}
+
+/// A longer transcript in one piece, without END (the input just closes): each
+/// command's answer, in order, as the protocol states them.
+#[test]
+fn a_whole_transcript_in_one_piece_is_answered_in_order() {
+    common::brain::check_piped_transcript(env!("CARGO_BIN_EXE_pbrain-gameai"));
 }

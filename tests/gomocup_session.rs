@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use gameai::gomocup::command::ProtocolPoint;
 use gameai::gomocup::driver;
-use gameai::gomocup::game::{Colour, Rule, Stone};
+use gameai::gomocup::game::{Color, Rule, Stone};
 use gameai::gomocup::player::{Choice, Player, ThinkRequest};
 use gameai::gomocup::session::{PROCESS_MEMORY_BYTES, Session};
 
@@ -22,7 +22,7 @@ use gameai::gomocup::session::{PROCESS_MEMORY_BYTES, Session};
 struct Seen {
     size: u32,
     rule: Rule,
-    to_move: Colour,
+    to_move: Color,
     stones: Vec<Stone>,
     budget: Duration,
     memory_bytes: Option<usize>,
@@ -143,35 +143,35 @@ fn the_protocols_own_examples() {
     let seen = seen.lock().unwrap();
     assert_eq!(
         seen[0].to_move,
-        Colour::Black.opponent(),
+        Color::Black.opponent(),
         "after TURN the brain is white"
     );
     assert_eq!(
         seen[0].stones,
         [Stone {
             point: p(10, 10),
-            colour: Colour::Black
+            colour: Color::Black
         }]
     );
-    assert_eq!(seen[1].to_move, Colour::Black);
+    assert_eq!(seen[1].to_move, Color::Black);
     assert_eq!(
         seen[1].stones,
         [
             Stone {
                 point: p(10, 10),
-                colour: Colour::Black
+                colour: Color::Black
             },
             Stone {
                 point: p(10, 11),
-                colour: Colour::White
+                colour: Color::White
             },
             Stone {
                 point: p(11, 11),
-                colour: Colour::Black
+                colour: Color::Black
             },
             Stone {
                 point: p(9, 10),
-                colour: Colour::White
+                colour: Color::White
             },
         ],
         "BOARD stones keep their order (renju requires move order)"
@@ -202,11 +202,11 @@ fn a_game_from_begin_keeps_both_sides_stones() {
     let game = session.game().unwrap();
     assert_eq!(game.stones_placed(), 5);
     let last = seen.lock().unwrap().last().unwrap().clone();
-    assert_eq!(last.to_move, Colour::Black);
+    assert_eq!(last.to_move, Color::Black);
     assert_eq!(
         last.stones
             .iter()
-            .filter(|s| s.colour == Colour::White)
+            .filter(|s| s.colour == Color::White)
             .count(),
         2
     );
@@ -521,7 +521,7 @@ fn spawn_driver<P: Player + Send + 'static>(
 }
 
 #[test]
-fn end_while_thinking_stops_the_search_and_writes_nothing() {
+fn end_while_thinking_stops_the_search_and_answers_before_ending() {
     let player = UntilDeadline::default();
     let thought = player.thought.clone();
     let (mut input, output, driver) = spawn_driver(player);
@@ -539,7 +539,17 @@ fn end_while_thinking_stops_the_search_and_writes_nothing() {
         sent_end.elapsed()
     );
     drop(input);
-    assert_eq!(output.join().unwrap(), ["OK"], "no move after END");
+    // The BEGIN read before END is answered (its thinking cut short), then nothing:
+    // every command before END gets its answer (issue 33).
+    let out = output.join().unwrap();
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[0], "OK");
+    assert!(
+        out[1]
+            .split_once(',')
+            .is_some_and(|(x, y)| x.parse::<u32>().is_ok() && y.parse::<u32>().is_ok()),
+        "a move: {out:?}"
+    );
     assert!(thought.lock().unwrap()[0] < Duration::from_secs(5));
 }
 

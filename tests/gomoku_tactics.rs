@@ -443,3 +443,55 @@ fn verify_two_levels(b: &mut Board, first: Cell, moves: u32) -> bool {
     b.unmake();
     ok
 }
+
+/// Replays `line` (attacker first) on `board` by the rules alone (`Board::play`: empty
+/// points, legal for the colour) and says who has won at its end.
+fn replay(mut board: Board, line: &[Point]) -> Option<Color> {
+    for (i, &p) in line.iter().enumerate() {
+        assert!(
+            board.winner().is_none(),
+            "the game ended before move {i} of {line:?}"
+        );
+        board
+            .play(p)
+            .unwrap_or_else(|e| panic!("move {i} ({p}) of {line:?}: {e}"));
+    }
+    board.winner()
+}
+
+/// Issue 33: a VCT answer's principal variation is the proof's line, not its first move
+/// alone. Worked by hand for the double three (see `vct_double_three`): g8, white
+/// stops one three, black makes a straight four of the other, white blocks one end,
+/// black plays five: 5 plies, 3 attacker moves. For the puzzles, the line is replayed
+/// by the rules alone: it must end in the attacker's five after 2 * moves - 1 plies.
+#[test]
+fn a_vct_answer_gives_the_whole_proof_line() {
+    let mut cases = vec![(
+        stones(Rule::Freestyle, "e8f8g6g7", "a1a3o15o13", Color::Black),
+        3,
+    )];
+    for line in include_str!("data/gomoku_vct_puzzles.jsonl").lines() {
+        let pz: VctPuzzle = serde_json::from_str(line).unwrap();
+        let b = Board::from_stones_any_counts(
+            15,
+            rule_of(&pz.rule),
+            &points(&pz.black),
+            &points(&pz.white),
+            Color::Black,
+        )
+        .unwrap();
+        cases.push((b, pz.vct_moves));
+    }
+    for (board, moves) in cases {
+        let attacker = board.to_move();
+        let mut searched = board.clone();
+        let result = Searcher::new(4 << 20)
+            .search(&mut searched, &Limits::default())
+            .unwrap();
+        assert_eq!(result.reason, Reason::Vct);
+        assert_eq!(result.forced_win_in, Some(moves));
+        assert_eq!(result.pv[0], result.best);
+        assert_eq!(result.pv.len(), 2 * moves as usize - 1, "{:?}", result.pv);
+        assert_eq!(replay(board, &result.pv), Some(attacker), "{:?}", result.pv);
+    }
+}

@@ -5,20 +5,28 @@
 //! sends it down a channel, and sets the session's stop flag itself when the line is
 //! `END` or the input closes, so that a search in progress ends at once even though the
 //! session is busy. Lines that arrive while the player thinks wait in the channel; none
-//! is dropped. After `END` nothing more is written (the protocol: "the brain should not
-//! write anything to output after the END command").
+//! is dropped.
+//!
+//! Every command before `END` is answered, in order, even when `END` has already been
+//! read (input that arrives in one piece, or `END` while the player thinks): the stop
+//! flag only cuts the player's thinking short, so a move asked for after the flag is
+//! set is the player's immediate choice. The session's answer to `END` itself is
+//! nothing, and nothing is written after it (the protocol: "the brain should not write
+//! anything to output after the END command"). A manager that closed our output after
+//! `END` is no error.
 //!
 //! A player that does not stop soon after `END` is not waited for: with an `end_grace`
-//! (the binaries use [`END_GRACE`]) the reader thread ends the process itself once that
-//! much time has passed since `END` or the end of input, well within the second the
-//! protocol gives a brain to terminate.
+//! (the binaries use [`END_GRACE`]) the reader thread ends the process itself once the
+//! session has answered nothing for that long after `END` or the end of input, well
+//! within the second the protocol gives a brain to terminate. Queued commands answered
+//! quickly one after another keep the process alive until the last is written.
 //!
 //! Lines may end in CR LF, LF or CR (the protocol allows all three). A line longer than
 //! [`MAX_LINE_BYTES`] is cut there; no command is that long.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -30,15 +38,20 @@ use super::session::Session;
 /// The longest input line kept; the rest of a longer line is dropped.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
-/// How long the binaries let a player take to stop after `END` before the process
-/// exits regardless (the protocol: a brain slower than about a second is killed).
-pub const END_GRACE: Duration = Duration::from_millis(300);
+/// How long the binaries let the session go without answering after `END` before the
+/// process exits regardless (the protocol: a brain slower than about a second is
+/// killed). A player that honours the stop flag answers in far less; the slowest
+/// answer that is not a search is `START`'s (the engine's tables, some hundreds of
+/// milliseconds on a loaded machine in a debug build), which input in one piece puts
+/// after `END` has been read.
+pub const END_GRACE: Duration = Duration::from_millis(900);
 
 /// Runs a brain: reads commands from `input` until `END` or end of input, writes the
-/// answers to `output` (flushing after each line). Returns when the session has ended;
-/// errors are those of writing the output. With `end_grace`, the process exits by
-/// itself if the session has not returned that long after `END` (see the module docs);
-/// tests pass `None`.
+/// answers to `output` (flushing after each command's answer), every command before
+/// `END` answered in order. Returns when the session has ended; errors are those of
+/// writing the output before `END`. With `end_grace`, the process exits by itself if the
+/// session has answered nothing for that long after `END` (see the module docs); tests
+/// pass `None`.
 pub fn run<P, R, W>(
     player: P,
     input: R,
@@ -52,31 +65,61 @@ where
 {
     let mut session = Session::new(player);
     let stop = session.stop_flag();
+    let handled = Arc::new(AtomicU64::new(0));
+    let progress = Arc::clone(&handled);
     let (lines, queue) = mpsc::channel();
     let reader = thread::Builder::new()
         .name("gomocup-reader".into())
         .spawn(move || {
             read_lines(input, &lines, &stop);
             if let Some(grace) = end_grace {
-                thread::sleep(grace);
-                // Still here: the session has not returned since END. Exit quietly.
+                wait_for_idle(&progress, grace);
+                // Still here: the session has answered nothing for `grace` since END.
                 std::process::exit(0);
             }
         })?;
     let stop = session.stop_flag();
     for (received, line) in queue {
         let replies = session.handle(&line, received);
-        if session.ended() || stop.load(Ordering::Relaxed) {
+        let written = write_replies(&mut output, &replies);
+        handled.fetch_add(1, Ordering::Relaxed);
+        if let Err(error) = written {
+            // Once END is read (or the input closed) the manager may have closed our
+            // output too: not an error of the brain's.
+            return if stop.load(Ordering::Relaxed) {
+                Ok(())
+            } else {
+                Err(error)
+            };
+        }
+        if session.ended() {
             break;
         }
-        for reply in replies {
-            writeln!(output, "{reply}")?;
-        }
-        output.flush()?;
     }
     // The reader may be blocked on input that never comes; it ends with the process.
     drop(reader);
     Ok(())
+}
+
+/// Writes `replies` one per line, then flushes.
+fn write_replies<W: Write, T: std::fmt::Display>(output: &mut W, replies: &[T]) -> io::Result<()> {
+    for reply in replies {
+        writeln!(output, "{reply}")?;
+    }
+    output.flush()
+}
+
+/// Returns once `handled` has not moved for `grace`.
+fn wait_for_idle(handled: &AtomicU64, grace: Duration) {
+    let mut seen = handled.load(Ordering::Relaxed);
+    loop {
+        thread::sleep(grace);
+        let now = handled.load(Ordering::Relaxed);
+        if now == seen {
+            return;
+        }
+        seen = now;
+    }
 }
 
 /// The reader thread's loop: one message per line, stop flag on `END` or end of input.

@@ -6,7 +6,7 @@
 //! table) is made when the game starts (`START` / `RESTART`, outside the turn's time),
 //! kept for the whole game, cleared for the next, and rebuilt when `INFO max_memory`
 //! changes its size: `max_memory` less the process's share, at most
-//! [`MAX_SEARCH_BYTES`]. Its memory is drawn from the process-wide engine budget, whose
+//! [`MAX_TABLE_BYTES`](crate::gomoku::search::tt::MAX_TABLE_BYTES). Its memory is drawn from the process-wide engine budget, whose
 //! limit is set to the same figure.
 //!
 //! Every answer carries one `MESSAGE` line with what the search found: how (the
@@ -17,19 +17,13 @@
 //! the bottom, so on an N x N board protocol `(x, y)` is `Point::new(x, N - 1 - y)`
 //! (on 15x15, `7,7` is `h8`, `0,0` is `a15`).
 
+use crate::gomoku::search::tt::table_bytes;
 use crate::gomoku::search::{Limits, SearchResult, Searcher};
-use crate::gomoku::{Board, Color, GomokuError, Point, Rule as EngineRule};
+use crate::gomoku::{Board, Color, GomokuError, Point, Rule};
 use crate::memory_budget::MemoryBudget;
 
 use super::command::ProtocolPoint;
-use super::game::{Colour, Rule};
 use super::player::{Choice, Player, ThinkRequest};
-
-/// Most memory the searcher takes, whatever `max_memory` allows: 64 MiB. At the time
-/// controls of tournaments (a second or a few per move, some 10^5..10^6 nodes a second)
-/// a larger table holds nothing more of use, and its allocation and clearing, which grow
-/// with its size, would eat into the first move's time.
-pub const MAX_SEARCH_BYTES: usize = 64 << 20;
 
 /// The engine as a protocol player (see the [module docs](self)).
 pub struct EnginePlayer {
@@ -73,7 +67,7 @@ impl Player for EnginePlayer {
     }
 
     fn check_size(&self, size: u32) -> Result<(), String> {
-        Board::new(size as usize, EngineRule::Freestyle)
+        Board::new(size as usize, Rule::Freestyle)
             .map(|_| ())
             .map_err(|e| e.to_string())
     }
@@ -85,12 +79,12 @@ impl Player for EnginePlayer {
     }
 
     fn prepare(&mut self, memory_bytes: Option<usize>) {
-        self.searcher(search_bytes(memory_bytes));
+        self.searcher(table_bytes(None, memory_bytes));
     }
 
     fn choose(&mut self, request: &ThinkRequest<'_>) -> Result<Choice, String> {
         let mut board = board_for(request).map_err(|e| e.to_string())?;
-        let bytes = search_bytes(request.memory_bytes);
+        let bytes = table_bytes(None, request.memory_bytes);
         let limits = Limits::until(request.deadline).with_stop(request.stop);
         let result = self
             .searcher(bytes)
@@ -104,14 +98,6 @@ impl Player for EnginePlayer {
         };
         Ok(Choice { point, messages })
     }
-}
-
-/// The searcher's size for a memory limit (`None`: none given): at most
-/// [`MAX_SEARCH_BYTES`].
-pub fn search_bytes(memory_bytes: Option<usize>) -> usize {
-    memory_bytes
-        .unwrap_or(MAX_SEARCH_BYTES)
-        .min(MAX_SEARCH_BYTES)
 }
 
 /// The `MESSAGE` line of a search: `reason; depth D (seldepth S) score X | win in N |
@@ -154,23 +140,6 @@ pub fn to_protocol(point: Point, size: u32) -> ProtocolPoint {
     }
 }
 
-/// The engine's rule for the protocol's.
-pub fn engine_rule(rule: Rule) -> EngineRule {
-    match rule {
-        Rule::Freestyle => EngineRule::Freestyle,
-        Rule::Standard => EngineRule::Standard,
-        Rule::Renju => EngineRule::Renju,
-    }
-}
-
-/// The engine's colour for the protocol's.
-pub fn engine_colour(colour: Colour) -> Color {
-    match colour {
-        Colour::Black => Color::Black,
-        Colour::White => Color::White,
-    }
-}
-
 /// The engine's board for a request: its stones (any order), rule and side to move.
 /// Errors are the engine's (a game already over, stone counts, ...).
 pub fn board_for(request: &ThinkRequest<'_>) -> Result<Board, GomokuError> {
@@ -179,16 +148,16 @@ pub fn board_for(request: &ThinkRequest<'_>) -> Result<Board, GomokuError> {
     for stone in request.stones {
         let point = to_engine(stone.point, request.size);
         match stone.colour {
-            Colour::Black => black.push(point),
-            Colour::White => white.push(point),
+            Color::Black => black.push(point),
+            Color::White => white.push(point),
         }
     }
     Board::from_stones(
         request.size as usize,
-        engine_rule(request.rule),
+        request.rule,
         &black,
         &white,
-        engine_colour(request.to_move),
+        request.to_move,
     )
 }
 
@@ -232,17 +201,17 @@ mod tests {
         let stones = [
             Stone {
                 point: ProtocolPoint { x: 7, y: 7 },
-                colour: Colour::Black,
+                colour: Color::Black,
             },
             Stone {
                 point: ProtocolPoint { x: 8, y: 6 },
-                colour: Colour::White,
+                colour: Color::White,
             },
         ];
         let stop = AtomicBool::new(false);
-        let request = ThinkRequest::immediate(15, Rule::Renju, &stones, Colour::Black, &stop);
+        let request = ThinkRequest::immediate(15, Rule::Renju, &stones, Color::Black, &stop);
         let board = board_for(&request).unwrap();
-        assert_eq!(board.rule(), EngineRule::Renju);
+        assert_eq!(board.rule(), Rule::Renju);
         assert_eq!(board.to_move(), Color::Black);
         assert_eq!(board.stone("h8".parse().unwrap()), Some(Color::Black));
         assert_eq!(board.stone("i9".parse().unwrap()), Some(Color::White));

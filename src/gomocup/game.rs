@@ -6,11 +6,16 @@
 //! move, equal counts make it black and one stone fewer makes it white.
 
 use super::command::ProtocolPoint;
+use crate::gomoku::point;
+pub use crate::gomoku::{Color, Rule};
 
-/// Smallest board the brain accepts (a five must fit).
-pub const MIN_SIZE: u32 = 5;
-/// Largest board the brain accepts (the engine's limit; Gomocup plays 15 and 20).
-pub const MAX_SIZE: u32 = 22;
+/// The protocol code's former name of [`Color`], kept for the one-ply test opponent.
+pub use crate::gomoku::Color as Colour;
+
+/// Smallest board the brain accepts: the engine's.
+pub const MIN_SIZE: u32 = point::MIN_SIZE as u32;
+/// Largest board the brain accepts: the engine's (Gomocup plays 15 and 20).
+pub const MAX_SIZE: u32 = point::MAX_SIZE as u32;
 
 /// Who put a stone there, from the brain's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,59 +26,26 @@ pub enum Owner {
     Opponent,
 }
 
-/// Stone colour; black moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Colour {
-    /// The first player.
-    Black,
-    /// The second player.
-    White,
+/// The rule an `INFO rule` bitmask asks for, and the bits it ignores (2 = continuous
+/// game, 8 = caro, and any bit the protocol does not define): bit 4 renju, else bit 1
+/// exactly five (standard), else freestyle.
+pub fn rule_from_bitmask(mask: u32) -> (Rule, u32) {
+    let rule = if mask & 4 != 0 {
+        Rule::Renju
+    } else if mask & 1 != 0 {
+        Rule::Standard
+    } else {
+        Rule::Freestyle
+    };
+    (rule, mask & !(1 | 4))
 }
 
-impl Colour {
-    /// The other colour.
-    pub fn opponent(self) -> Colour {
-        match self {
-            Colour::Black => Colour::White,
-            Colour::White => Colour::Black,
-        }
-    }
-}
-
-/// The winning rule, from the `INFO rule` bitmask.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Rule {
-    /// Five or more in a row wins (bitmask without 1 and 4).
-    #[default]
-    Freestyle,
-    /// Exactly five wins, an overline does not (bit 1).
-    Standard,
-    /// Renju (bit 4): black wins with exactly five and may not play double-three,
-    /// double-four or overline; white wins with five or more.
-    Renju,
-}
-
-impl Rule {
-    /// The rule a bitmask asks for and the bits it ignores (2 = continuous game,
-    /// 8 = caro, and any bit the protocol does not define).
-    pub fn from_bitmask(mask: u32) -> (Rule, u32) {
-        let rule = if mask & 4 != 0 {
-            Rule::Renju
-        } else if mask & 1 != 0 {
-            Rule::Standard
-        } else {
-            Rule::Freestyle
-        };
-        (rule, mask & !(1 | 4))
-    }
-
-    /// The rule's name in the project's terms.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rule::Freestyle => "freestyle",
-            Rule::Standard => "standard (exactly five)",
-            Rule::Renju => "renju",
-        }
+/// The rule's name in the brain's messages.
+pub fn rule_name(rule: Rule) -> &'static str {
+    match rule {
+        Rule::Freestyle => "freestyle",
+        Rule::Standard => "standard (exactly five)",
+        Rule::Renju => "renju",
     }
 }
 
@@ -83,7 +55,7 @@ pub struct Stone {
     /// Where it is.
     pub point: ProtocolPoint,
     /// Its colour.
-    pub colour: Colour,
+    pub colour: Color,
 }
 
 /// Why a change to the record was refused. The session answers `ERROR` with it.
@@ -206,20 +178,21 @@ impl Game {
     }
 
     /// The brain's colour when it is to move, from the counts (black moves first).
-    pub fn own_colour(&self) -> Result<Colour, GameError> {
+    pub fn own_colour(&self) -> Result<Color, GameError> {
         let (own, opponent) = (self.count(Owner::Own), self.count(Owner::Opponent));
-        if own == opponent {
-            Ok(Colour::Black)
-        } else if own + 1 == opponent {
-            Ok(Colour::White)
-        } else {
-            Err(GameError::StoneCounts { own, opponent })
+        match (
+            Color::to_move_with(own, opponent),
+            Color::to_move_with(opponent, own),
+        ) {
+            (Some(Color::Black), _) => Ok(Color::Black),
+            (_, Some(Color::White)) => Ok(Color::White),
+            _ => Err(GameError::StoneCounts { own, opponent }),
         }
     }
 
     /// The stones with their colours, in the order they were given (for `BOARD` under
     /// renju the protocol requires move order), given that the brain plays `own`.
-    pub fn stones(&self, own: Colour) -> Vec<Stone> {
+    pub fn stones(&self, own: Color) -> Vec<Stone> {
         self.order
             .iter()
             .map(|&(point, owner)| Stone {
@@ -245,22 +218,22 @@ mod tests {
     #[test]
     fn rule_bitmask_as_the_protocol_defines_it() {
         // 1 = exactly five, 2 = continuous, 4 = renju, 8 = caro (protocol, INFO rule).
-        assert_eq!(Rule::from_bitmask(0), (Rule::Freestyle, 0));
-        assert_eq!(Rule::from_bitmask(1), (Rule::Standard, 0));
-        assert_eq!(Rule::from_bitmask(4), (Rule::Renju, 0));
-        assert_eq!(Rule::from_bitmask(5), (Rule::Renju, 0));
-        assert_eq!(Rule::from_bitmask(2), (Rule::Freestyle, 2));
-        assert_eq!(Rule::from_bitmask(9), (Rule::Standard, 8));
+        assert_eq!(rule_from_bitmask(0), (Rule::Freestyle, 0));
+        assert_eq!(rule_from_bitmask(1), (Rule::Standard, 0));
+        assert_eq!(rule_from_bitmask(4), (Rule::Renju, 0));
+        assert_eq!(rule_from_bitmask(5), (Rule::Renju, 0));
+        assert_eq!(rule_from_bitmask(2), (Rule::Freestyle, 2));
+        assert_eq!(rule_from_bitmask(9), (Rule::Standard, 8));
     }
 
     #[test]
     fn colour_follows_from_the_counts() {
         let mut game = Game::new(15);
-        assert_eq!(game.own_colour(), Ok(Colour::Black));
+        assert_eq!(game.own_colour(), Ok(Color::Black));
         game.place(p(7, 7), Owner::Opponent).unwrap();
-        assert_eq!(game.own_colour(), Ok(Colour::White));
+        assert_eq!(game.own_colour(), Ok(Color::White));
         game.place(p(8, 8), Owner::Own).unwrap();
-        assert_eq!(game.own_colour(), Ok(Colour::Black));
+        assert_eq!(game.own_colour(), Ok(Color::Black));
         game.place(p(9, 9), Owner::Own).unwrap();
         assert_eq!(
             game.own_colour(),
@@ -269,19 +242,19 @@ mod tests {
                 opponent: 1
             })
         );
-        let stones = game.stones(Colour::White);
+        let stones = game.stones(Color::White);
         assert_eq!(
             stones[0],
             Stone {
                 point: p(7, 7),
-                colour: Colour::Black
+                colour: Color::Black
             }
         );
         assert_eq!(
             stones[2],
             Stone {
                 point: p(9, 9),
-                colour: Colour::White
+                colour: Color::White
             }
         );
     }

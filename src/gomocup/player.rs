@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::command::ProtocolPoint;
-use super::game::{Colour, Rule, Stone};
+use super::game::{Color, Rule, Stone};
 
 /// A position to choose a move in, with the limits to choose it within.
 #[derive(Debug)]
@@ -18,7 +18,7 @@ pub struct ThinkRequest<'a> {
     /// under renju, for `BOARD` too).
     pub stones: &'a [Stone],
     /// The colour to move: the brain's.
-    pub to_move: Colour,
+    pub to_move: Color,
     /// When the answer is due (already less the reserve); may be now or past, in which
     /// case the player answers at once with its best immediate choice.
     pub deadline: Instant,
@@ -27,8 +27,9 @@ pub struct ThinkRequest<'a> {
     /// Memory the player may use for its search, in bytes (`INFO max_memory` less the
     /// process's own needs), or `None` when the manager set no limit.
     pub memory_bytes: Option<usize>,
-    /// Set when the manager sent `END` (or closed the input) while the player thinks:
-    /// stop at once; the answer will not be written.
+    /// Set when the manager sent `END` (or closed the input), possibly before this
+    /// request was made (commands queued ahead of `END`): stop at once and answer with
+    /// the best choice so far; the answer is still written.
     pub stop: &'a AtomicBool,
 }
 
@@ -39,7 +40,7 @@ impl<'a> ThinkRequest<'a> {
         size: u32,
         rule: Rule,
         stones: &'a [Stone],
-        to_move: Colour,
+        to_move: Color,
         stop: &'a AtomicBool,
     ) -> ThinkRequest<'a> {
         ThinkRequest {

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::command::{Command, Info, ProtocolPoint, is_done, parse_board_line, parse_command};
-use super::game::{Game, GameError, MAX_SIZE, MIN_SIZE, Owner, Rule};
+use super::game::{Game, GameError, MAX_SIZE, MIN_SIZE, Owner, Rule, rule_from_bitmask, rule_name};
 use super::player::{Player, ThinkRequest};
 use super::reply::Reply;
 use super::time_manager::{Lateness, TimeControl};
@@ -223,13 +223,13 @@ impl<P: Player> Session<P> {
                 }
             }
             Info::Rule(mask) => {
-                let (rule, ignored) = Rule::from_bitmask(mask);
+                let (rule, ignored) = rule_from_bitmask(mask);
                 self.rule = rule;
                 if ignored != 0 {
                     self.notes.push(format!(
                         "rule {mask}: bits {ignored} (2 continuous game, 8 caro) are not \
                          supported and ignored; playing {}",
-                        rule.name()
+                        rule_name(rule)
                     ));
                 }
             }

@@ -10,7 +10,9 @@
 //! without bounds checks. A stone placed at a cell changes the line keys of the 40 cells
 //! within 5 steps in the 4 directions; each of those that is empty gets its pattern in
 //! that direction, its [`Combo`] and its point value re-read from the tables. Removing a
-//! stone undoes the same. Zobrist hashing gives each position a 64-bit key.
+//! stone undoes the same. Zobrist hashing gives each position a 64-bit key
+//! ([`super::zobrist`]). Black's renju forbidden points are judged in
+//! [`super::forbidden`], from the patterns kept here.
 //!
 //! # Positions
 //!
@@ -20,12 +22,11 @@
 //! a game; the search uses the unchecked [`Board::make`] and [`Board::unmake`].
 
 use super::error::GomokuError;
-use super::patterns::{
-    BLACK, COMBOS, Combo, EMPTY, LinePattern, PairTable, WALL, key_shift, unpack,
-};
+use super::patterns::{BLACK, COMBOS, Combo, EMPTY, LinePattern, PairTable, WALL, key_shift};
 use super::point::{Color, MAX_SIZE, MIN_SIZE, Point};
 use super::rules::{ForbiddenKind, Rule, ThreeRule};
 use super::values::point_value;
+use super::zobrist::{ZOBRIST, ZOBRIST_WHITE_TO_MOVE};
 
 /// Wall cells on each side of the largest board.
 pub const PAD: usize = 5;
@@ -39,36 +40,6 @@ pub const DIRS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, 1 - STRID
 
 /// The index of a point in the padded grid.
 pub type Cell = usize;
-
-/// Checks a forbidden point may make (recursive three checks) before the answer is
-/// taken to be "forbidden". Real games need a handful; only artificial positions packed
-/// with black stones come near it.
-const FORBIDDEN_CHECK_LIMIT: u32 = 20_000;
-
-const fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// Zobrist keys: one per colour and cell.
-static ZOBRIST: [[u64; CELLS]; 2] = {
-    let mut t = [[0u64; CELLS]; 2];
-    let mut c = 0;
-    while c < 2 {
-        let mut i = 0;
-        while i < CELLS {
-            t[c][i] = splitmix(((c * CELLS + i) as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
-            i += 1;
-        }
-        c += 1;
-    }
-    t
-};
-
-/// Zobrist key of "white to move".
-const ZOBRIST_WHITE_TO_MOVE: u64 = 0x7A5C_1E3B_9D24_F681;
 
 #[derive(Clone, Copy, Debug)]
 struct Record {
@@ -84,10 +55,10 @@ pub struct Board {
     size: usize,
     rule: Rule,
     to_move: Color,
-    cells: [u8; CELLS],
+    pub(super) cells: [u8; CELLS],
     keys: [[u32; 4]; CELLS],
-    packed: [[u16; CELLS]; 2],
-    combo: [[Combo; CELLS]; 2],
+    pub(super) packed: [[u16; CELLS]; 2],
+    pub(super) combo: [[Combo; CELLS]; 2],
     value: [[i16; CELLS]; 2],
     combo_count: [[u16; COMBOS]; 2],
     value_sum: [i32; 2],
@@ -98,15 +69,15 @@ pub struct Board {
     tables: PairTable,
     /// Cells on each side whose stones the line keys hold (4 in freestyle, else 5).
     radius: isize,
-    forbid: [bool; 2],
+    pub(super) forbid: [bool; 2],
     winner: Option<Color>,
     /// Black's losing forbidden move under RENJU: its cell and kind.
     lost_by_forbidden: Option<(u16, ForbiddenKind)>,
     /// Bounding box of the stones: min x, max x, min y, max y (board coordinates);
     /// min > max while the board is empty.
     bbox: [u8; 4],
-    forbidden_checks: u32,
-    three_rule: ThreeRule,
+    pub(super) forbidden_checks: u32,
+    pub(super) three_rule: ThreeRule,
     /// The candidate area (empty points within two of a stone), kept incrementally.
     cand: Vec<u16>,
     /// Position of each cell in `cand` (`u16::MAX`: absent).
@@ -590,97 +561,6 @@ impl Board {
         self.hash ^= ZOBRIST_WHITE_TO_MOVE;
     }
 
-    /// Whether `color` may play at the empty cell `c`: always, except black at a
-    /// forbidden point under RENJU.
-    pub fn is_legal_for(&mut self, c: Cell, color: Color) -> bool {
-        self.cells[c] == EMPTY as u8
-            && !(self.forbid[color.index()] && self.forbidden_at(c).is_some())
-    }
-
-    /// Under RENJU, why a black stone at point `p` would be forbidden (`None` when it is
-    /// allowed, the point is taken or off the board, or the rule is not RENJU). The
-    /// judgement is the RIF rule: a five is never forbidden; an overline is; two fours
-    /// are; two threes are, where a three counts only if one of its straight-four points
-    /// is itself not forbidden (checked recursively with the stone in place).
-    pub fn forbidden(&mut self, p: Point) -> Option<ForbiddenKind> {
-        if !p.on_board(self.size) {
-            return None;
-        }
-        let c = self.cell(p);
-        self.forbidden_at(c)
-    }
-
-    /// [`Board::forbidden`] of a cell.
-    pub fn forbidden_at(&mut self, c: Cell) -> Option<ForbiddenKind> {
-        self.forbidden_at_with(c, ThreeRule::Rif)
-    }
-
-    /// [`Board::forbidden_at`] with the three rule `three_rule` (RIF or the Piskvork
-    /// checker's reading; see [`ThreeRule`]).
-    pub fn forbidden_at_with(&mut self, c: Cell, three_rule: ThreeRule) -> Option<ForbiddenKind> {
-        self.forbidden_checks = 0;
-        self.three_rule = three_rule;
-        self.forbidden_rec(c, false)
-    }
-
-    /// `nested`: `c` is a straight-four point being checked for a three.
-    fn forbidden_rec(&mut self, c: Cell, nested: bool) -> Option<ForbiddenKind> {
-        if !self.forbid[0] || self.cells[c] != EMPTY as u8 {
-            return None;
-        }
-        match self.combo[0][c] {
-            // Piskvork's checker rules such a point out like a forbidden one; the kind
-            // reported is irrelevant (only "counts or not" is used).
-            Combo::Five if nested && self.three_rule == ThreeRule::Piskvork => {
-                Some(ForbiddenKind::DoubleThree)
-            }
-            Combo::Forbidden => {
-                let overline = unpack(self.packed[0][c]).contains(&LinePattern::Overline);
-                Some(if overline {
-                    ForbiddenKind::Overline
-                } else {
-                    ForbiddenKind::DoubleFour
-                })
-            }
-            Combo::DoubleThreeCandidate => self
-                .is_double_three(c)
-                .then_some(ForbiddenKind::DoubleThree),
-            _ => None,
-        }
-    }
-
-    /// Whether black at `c` (with at least two open threes by the line patterns) makes
-    /// two real threes.
-    fn is_double_three(&mut self, c: Cell) -> bool {
-        let patterns = unpack(self.packed[0][c]);
-        self.put(c, Color::Black);
-        let mut threes = 0;
-        for (d, p) in patterns.iter().enumerate() {
-            if *p == LinePattern::F3 && self.three_is_real(c, d) {
-                threes += 1;
-                if threes == 2 {
-                    break;
-                }
-            }
-        }
-        self.remove(c);
-        threes >= 2
-    }
-
-    /// With black at `c`, whether its three in direction `d` has a straight-four point
-    /// that is not forbidden.
-    fn three_is_real(&mut self, c: Cell, d: usize) -> bool {
-        for q in self.straight_four_points(c, d, Color::Black) {
-            self.forbidden_checks += 1;
-            if self.forbidden_checks > FORBIDDEN_CHECK_LIMIT
-                || self.forbidden_rec(q, true).is_none()
-            {
-                return true;
-            }
-        }
-        false
-    }
-
     /// The empty cells where a stone of `color` would turn the line through `c` in
     /// direction `d` into a straight four through `c` (with `c` counted as `color`'s
     /// stone whether or not it is on the board).
@@ -821,7 +701,7 @@ impl Board {
     }
 
     /// Puts a stone without touching the side to move, the history or the winner.
-    fn put(&mut self, c: Cell, color: Color) {
+    pub(super) fn put(&mut self, c: Cell, color: Color) {
         let v = stone_value(color);
         for k in 0..2 {
             self.uncount(c, k);
@@ -848,7 +728,7 @@ impl Board {
     }
 
     /// Removes the stone at `c` (the inverse of [`Board::put`]).
-    fn remove(&mut self, c: Cell) {
+    pub(super) fn remove(&mut self, c: Cell) {
         let v = self.cells[c];
         let color = if u32::from(v) == BLACK {
             Color::Black

@@ -10,8 +10,9 @@
 //! - [`rules`]: [`Rule`] (FREESTYLE, STANDARD, RENJU), [`ForbiddenKind`], [`ThreeRule`];
 //! - [`patterns`]: line patterns by table lookup, combined threat classes ([`Combo`]);
 //! - [`values`]: point values from the patterns (the seed's "importance");
-//! - [`board`]: [`Board`] — stones, side to move, incremental patterns, Zobrist key,
-//!   win detection and the recursive renju forbidden-point judgement;
+//! - [`board`]: [`Board`] — stones, side to move, incremental patterns, Zobrist key
+//!   (keys in `zobrist`), win detection;
+//! - [`forbidden`]: the recursive renju forbidden-point judgement on the board;
 //! - [`analysis`]: winner and five, forbidden points, each side's fours and open threes;
 //! - [`search`]: forced facts, VCF, VCT, alpha-beta (the next move);
 //! - [`error`]: [`GomokuError`], one variant per fault.
@@ -66,11 +67,13 @@
 pub mod analysis;
 pub mod board;
 pub mod error;
+pub mod forbidden;
 pub mod patterns;
 pub mod point;
 pub mod rules;
 pub mod search;
 pub mod values;
+mod zobrist;
 
 pub use board::Board;
 pub use error::GomokuError;

@@ -47,6 +47,19 @@ impl Color {
     pub const fn from_index(i: usize) -> Color {
         if i == 0 { Color::Black } else { Color::White }
     }
+
+    /// The side to move when black has `black` stones and white `white` in a game played
+    /// from the empty board, black first: black with equal counts, white when black has
+    /// one more; `None` for counts no such game reaches.
+    pub const fn to_move_with(black: usize, white: usize) -> Option<Color> {
+        if black == white {
+            Some(Color::Black)
+        } else if black == white + 1 {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
 }
 
 impl fmt::Display for Color {

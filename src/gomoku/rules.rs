@@ -11,7 +11,7 @@
 //!   point that is not itself forbidden, judged recursively (RIF rules, article 9.3).
 //!
 //! The forbidden-point judgement itself needs the board and lives in
-//! [`crate::gomoku::board::Board::forbidden`]; this module holds the rule values and the
+//! [`crate::gomoku::forbidden`] ([`crate::gomoku::board::Board::forbidden`]); this module holds the rule values and the
 //! per-line facts (what a run of a given length means for a colour).
 
 use std::fmt;

@@ -17,7 +17,8 @@ use super::error::invalid_argument;
 use super::{run_blocking, work_deadline};
 use crate::gomoku::analysis::{self, ThreatKind};
 use crate::gomoku::point::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, parse_sequence};
-use crate::gomoku::search::{Limits, Searcher};
+use crate::gomoku::search::tt::table_bytes;
+use crate::gomoku::search::{Bound, Limits, ScoredMove, Searcher};
 use crate::gomoku::{Board, Color, ForbiddenKind, GomokuError, Point, Rule};
 use crate::proto::gomoku_service_server::GomokuService;
 use crate::proto::{
@@ -46,15 +47,6 @@ impl GomokuService for GomokuApi {
     }
 }
 
-/// Transposition-table bytes a search of `budget_ms` may ask for: 16 KiB per
-/// millisecond (about twice what the search fills at its measured speed), between
-/// 1 MiB and 64 MiB. The engine memory budget may grant less.
-pub fn table_bytes_for(budget_ms: u128) -> usize {
-    (budget_ms as usize)
-        .saturating_mul(16 << 10)
-        .clamp(1 << 20, 64 << 20)
-}
-
 async fn suggest_move(
     request: Request<SuggestGomokuMoveRequest>,
 ) -> Result<Response<SuggestGomokuMoveResponse>, Status> {
@@ -73,7 +65,7 @@ async fn suggest_move(
         return Err(invalid_argument("position", GomokuError::GameOver(why)));
     }
     let budget = deadline.saturating_duration_since(started);
-    let bytes = table_bytes_for(budget.as_millis());
+    let bytes = table_bytes(Some(budget), None);
     let result = run_blocking(move || {
         let mut searcher = Searcher::new(bytes);
         searcher.search(&mut board, &Limits::until(deadline))
@@ -85,23 +77,12 @@ async fn suggest_move(
     } else {
         req.alternatives as usize
     };
-    let mut alternatives: Vec<proto::ScoredPoint> = result
+    let alternatives: Vec<proto::ScoredPoint> = result
         .root_moves
         .iter()
-        .take(wanted)
-        .map(|&(p, s)| proto::ScoredPoint {
-            point: p.to_string(),
-            score: f64::from(if p == result.best { result.score } else { s }),
-            exact: p == result.best,
-        })
+        .take(wanted.max(1))
+        .map(scored_point)
         .collect();
-    if alternatives.is_empty() {
-        alternatives.push(proto::ScoredPoint {
-            point: result.best.to_string(),
-            score: f64::from(result.score),
-            exact: true,
-        });
-    }
     let names = |v: &[Point]| v.iter().map(Point::to_string).collect::<Vec<_>>();
     let pv = names(&result.pv);
     Ok(Response::new(SuggestGomokuMoveResponse {
@@ -167,6 +148,21 @@ async fn analyze_position(
         black_threats: threats(&a.threats[0]),
         white_threats: threats(&a.threats[1]),
     }))
+}
+
+/// A ranked root move as the proto's `ScoredPoint`.
+fn scored_point(m: &ScoredMove) -> proto::ScoredPoint {
+    proto::ScoredPoint {
+        point: m.point.to_string(),
+        score: f64::from(m.score),
+        exact: m.bound == Bound::Exact,
+        depth: m.depth,
+        bound: match m.bound {
+            Bound::Exact => proto::GomokuScoreBound::Exact,
+            Bound::Upper => proto::GomokuScoreBound::Upper,
+            Bound::Lower => proto::GomokuScoreBound::Lower,
+        } as i32,
+    }
 }
 
 fn forbidden_point(p: Point, k: ForbiddenKind) -> proto::ForbiddenPoint {
@@ -271,10 +267,8 @@ pub fn position_from_proto(
     let mut seen = Vec::new();
     let black = list("black", &pos.black, &mut seen)?;
     let white = list("white", &pos.white, &mut seen)?;
-    let side = match to_move {
+    let side = match to_move.or_else(|| Color::to_move_with(black.len(), white.len())) {
         Some(side) => side,
-        None if black.len() == white.len() => Color::Black,
-        None if black.len() == white.len() + 1 => Color::White,
         None => {
             // No side to move fits: the list with too many stones is at fault.
             let field = if black.len() > white.len() {

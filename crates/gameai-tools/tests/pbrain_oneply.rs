@@ -56,3 +56,10 @@ fn oneply_plays_a_manager_transcript_and_ends() {
     assert!(after.is_empty(), "{after:?}");
     assert!(took < Duration::from_secs(1), "END took {took:?}");
 }
+
+/// The Gomocup driver's piped cases (issue 33), as for `pbrain-gameai`.
+#[test]
+fn oneply_answers_piped_input_in_one_piece_in_order() {
+    common::brain::check_piped_one_piece(env!("CARGO_BIN_EXE_pbrain-oneply"));
+    common::brain::check_piped_transcript(env!("CARGO_BIN_EXE_pbrain-oneply"));
+}

@@ -15,19 +15,18 @@
 //! evaluation or plays on with the side to move's fours (each answered by its forced
 //! block), so that every VCF within its horizon is seen.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
-
 use crate::gomoku::board::{Board, CELLS, Cell};
 use crate::gomoku::patterns::Combo;
 use crate::gomoku::point::Color;
 
+use super::Params;
 use super::eval::{evaluate_threats, evaluate_with};
+use super::limits::Clock;
 use super::movepick::{quiet_score, score_moves, select};
+use super::root::RootMove;
 use super::score::{INFINITE, WIN_MIN, loss_in, win_in};
 use super::threats::{defences, five_points, four_moves, has_flex4_threat, legal};
-use super::tt::{Bound, TranspositionTable};
-use super::{Params, stop_set};
+use super::tt::{Bound, Hit, TranspositionTable};
 
 /// Deepest ply the search reaches (main search plus quiescence).
 pub const MAX_PLY: usize = 96;
@@ -38,9 +37,8 @@ pub struct Search<'a> {
     pub tt: &'a mut TranspositionTable,
     pub nodes: u64,
     pub max_nodes: u64,
-    pub deadline: Option<Instant>,
-    /// An external stop flag ([`super::Limits::stop`]), read with the clock.
-    pub stop: Option<&'a AtomicBool>,
+    /// The deadline and stop flag, read every few nodes ([`super::limits`]).
+    pub clock: Clock<'a>,
     pub stopped: bool,
     pub seldepth: usize,
     killers: [[Cell; 2]; MAX_PLY],
@@ -62,8 +60,7 @@ impl<'a> Search<'a> {
             tt,
             nodes: 0,
             max_nodes: u64::MAX,
-            deadline: None,
-            stop: None,
+            clock: Clock::none(),
             stopped: false,
             seldepth: 0,
             killers: [[NO_CELL; 2]; MAX_PLY],
@@ -85,9 +82,7 @@ impl<'a> Search<'a> {
         if self.nodes >= self.max_nodes {
             self.stopped = true;
         }
-        if self.nodes & 1023 == 0
-            && (stop_set(self.stop) || self.deadline.is_some_and(|d| Instant::now() >= d))
-        {
+        if self.clock.expired_at(self.nodes) {
             self.stopped = true;
         }
     }
@@ -180,7 +175,9 @@ impl<'a> Search<'a> {
             .find(|&c| self.board.combo(c, us) == Combo::Flex4)
     }
 
-    /// Alpha-beta (PVS) with `depth` plies left at `ply` from the root.
+    /// Alpha-beta (PVS) with `depth` plies left at `ply` from the root, in stages: the
+    /// node's settled facts, the table, the moves, null move, then the moves in the
+    /// picker's order.
     pub fn pvs(
         &mut self,
         mut alpha: i32,
@@ -189,109 +186,45 @@ impl<'a> Search<'a> {
         ply: usize,
         pv_node: bool,
     ) -> i32 {
-        self.nodes += 1;
-        self.check_limits();
-        if self.stopped {
-            return 0;
-        }
-        self.pv_len[ply] = ply;
-        self.seldepth = self.seldepth.max(ply);
-        if self.board.is_full() {
-            return 0;
-        }
-        // Mate-distance pruning.
-        alpha = alpha.max(loss_in(ply as i32));
-        beta = beta.min(win_in(ply as i32 + 1));
-        if alpha >= beta {
-            return alpha;
-        }
-        let forced = match self.forced(ply) {
+        let forced = match self.enter(&mut alpha, &mut beta, ply) {
+            Ok(forced) => forced,
             Err(score) => return score,
-            Ok(f) => f,
         };
-        if ply + 2 >= MAX_PLY {
-            return self.eval();
-        }
         let key = self.board.hash();
         let hit = self.tt.probe(key, ply as i32);
-        let mut tt_move = None;
-        if let Some(h) = hit {
-            tt_move = h.mv.filter(|&m| self.board.is_empty(m));
-            if !pv_node && h.depth >= depth {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                };
-                if cut {
-                    return h.score;
-                }
-            }
+        let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.board.is_empty(m));
+        if let Some(h) = hit
+            && !pv_node
+            && h.depth >= depth
+            && table_cuts(&h, alpha, beta)
+        {
+            return h.score;
         }
         if depth <= 0 && forced.is_none() {
             return self.quiescence(alpha, beta, ply, 0);
         }
-        let us = self.board.to_move();
-        let them = us.opponent();
         let mut moves = self.take(2 * ply);
-        let mut cands = self.take(2 * ply + 1);
-        let mut new_depth = depth - 1;
-        let mut restricted = false;
-        if let Some(p) = forced {
-            moves.clear();
-            moves.push(p);
+        let restricted = self.node_moves(forced, ply, &mut moves);
+        let node = Node {
+            depth,
+            ply,
+            pv_node,
             // A forced block spends no depth.
-            new_depth = depth;
-        } else {
-            self.board.candidates(&mut cands);
-            if has_flex4_threat(self.board, them, &cands) {
-                defences(self.board, us, &cands, &mut moves);
-                restricted = true;
-            }
-            if moves.is_empty() {
-                restricted = false;
-                moves.clear();
-                for &c in &cands {
-                    if legal(self.board, c, us) {
-                        moves.push(c);
-                    }
-                }
-            }
-        }
+            new_depth: if forced.is_some() { depth } else { depth - 1 },
+            restricted,
+            forced: forced.is_some(),
+        };
         if moves.is_empty() {
             // Black under RENJU with every point forbidden: no move; count it a loss.
             self.put_back(2 * ply, moves);
-            self.put_back(2 * ply + 1, cands);
             return loss_in(ply as i32 + 2);
         }
         let static_eval = hit.map(|h| h.eval).unwrap_or_else(|| self.eval());
-        // Null move: with nothing threatened, if passing still holds beta, the node is
-        // good enough. Not when the opponent has any four or straight-four point.
-        if self.params.null_move
-            && !pv_node
-            && forced.is_none()
-            && !restricted
-            && depth >= 3
-            && static_eval >= beta
-            && beta.abs() < WIN_MIN
-            && self.board.stone_count() >= 6
-            && !self.board.has_combo_at_least(them, Combo::Four)
-        {
-            let r = 2 + depth / 4;
-            self.board.pass();
-            let score = -self.pvs(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
-            self.board.pass();
-            if self.stopped {
-                self.put_back(2 * ply, moves);
-                self.put_back(2 * ply + 1, cands);
-                return 0;
-            }
-            if score >= beta {
-                self.put_back(2 * ply, moves);
-                self.put_back(2 * ply + 1, cands);
-                return if score >= WIN_MIN { beta } else { score };
-            }
+        if let Some(score) = self.null_move(&node, beta, static_eval) {
+            self.put_back(2 * ply, moves);
+            return score;
         }
+        let us = self.board.to_move();
         let mut ordered = std::mem::take(&mut self.scored[ply]);
         score_moves(
             self.board,
@@ -301,78 +234,196 @@ impl<'a> Search<'a> {
             &self.history[us.index()],
             &mut ordered,
         );
-        let original_alpha = alpha;
+        self.put_back(2 * ply, moves);
+        let best = self.search_moves(&node, &mut ordered, alpha, beta);
+        self.scored[ply] = ordered;
+        let (best, best_move) = match best {
+            Some(best) => best,
+            None => return 0,
+        };
+        let bound = Bound::of(best, alpha, beta);
+        self.tt
+            .store(key, ply as i32, best_move, best, bound, depth, static_eval);
+        best
+    }
+
+    /// A node's first stage: counts it, reads the clock, narrows the window to the
+    /// mate distances and settles the forced facts. `Err(score)` when that decides the
+    /// node (0 when stopped); else the forced block, if any.
+    fn enter(&mut self, alpha: &mut i32, beta: &mut i32, ply: usize) -> Result<Option<Cell>, i32> {
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return Err(0);
+        }
+        self.pv_len[ply] = ply;
+        self.seldepth = self.seldepth.max(ply);
+        if self.board.is_full() {
+            return Err(0);
+        }
+        // Mate-distance pruning.
+        *alpha = (*alpha).max(loss_in(ply as i32));
+        *beta = (*beta).min(win_in(ply as i32 + 1));
+        if *alpha >= *beta {
+            return Err(*alpha);
+        }
+        let forced = self.forced(ply)?;
+        if ply + 2 >= MAX_PLY {
+            return Err(self.eval());
+        }
+        Ok(forced)
+    }
+
+    /// The node's moves into `moves`: the forced block alone; or, against the
+    /// opponent's open three, the defences (then `true`: the node is restricted); or
+    /// every legal point of the candidate area.
+    fn node_moves(&mut self, forced: Option<Cell>, ply: usize, moves: &mut Vec<Cell>) -> bool {
+        moves.clear();
+        if let Some(p) = forced {
+            moves.push(p);
+            return false;
+        }
+        let us = self.board.to_move();
+        let mut cands = self.take(2 * ply + 1);
+        self.board.candidates(&mut cands);
+        let mut restricted = false;
+        if has_flex4_threat(self.board, us.opponent(), &cands) {
+            defences(self.board, us, &cands, moves);
+            restricted = true;
+        }
+        if moves.is_empty() {
+            restricted = false;
+            moves.clear();
+            for &c in &cands {
+                if legal(self.board, c, us) {
+                    moves.push(c);
+                }
+            }
+        }
+        self.put_back(2 * ply + 1, cands);
+        restricted
+    }
+
+    /// Null move: with nothing threatened, if passing still holds beta, the node is
+    /// good enough. Not when the opponent has any four or straight-four point. The
+    /// node's value when it applies (0 when stopped).
+    fn null_move(&mut self, node: &Node, beta: i32, static_eval: i32) -> Option<i32> {
+        let them = self.board.to_move().opponent();
+        let applies = self.params.null_move
+            && !node.pv_node
+            && !node.forced
+            && !node.restricted
+            && node.depth >= 3
+            && static_eval >= beta
+            && beta.abs() < WIN_MIN
+            && self.board.stone_count() >= 6
+            && !self.board.has_combo_at_least(them, Combo::Four);
+        if !applies {
+            return None;
+        }
+        let r = 2 + node.depth / 4;
+        self.board.pass();
+        let score = -self.pvs(-beta, -beta + 1, node.depth - 1 - r, node.ply + 1, false);
+        self.board.pass();
+        if self.stopped {
+            Some(0)
+        } else if score >= beta {
+            Some(if score >= WIN_MIN { beta } else { score })
+        } else {
+            None
+        }
+    }
+
+    /// The node's moves in the picker's order (`ordered`, selected as they are
+    /// searched), with late move pruning and reductions: the best score and move, or
+    /// `None` when stopped.
+    fn search_moves(
+        &mut self,
+        node: &Node,
+        ordered: &mut [(Cell, i32)],
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Option<Cell>)> {
+        let us = self.board.to_move();
         let mut best = -INFINITE;
         let mut best_move = None;
         for i in 0..ordered.len() {
-            select(&mut ordered, i);
+            select(ordered, i);
             let (m, score_hint) = ordered[i];
             let quiet = score_hint < quiet_score::THREAT_FLOOR;
-            if quiet
-                && !pv_node
-                && !restricted
-                && depth <= self.params.lmp_depth
-                && i >= self.params.lmp_base + self.params.lmp_step * depth as usize
-                && best > -WIN_MIN
-            {
-                // Late move pruning: a quiet move this far down the order at a shallow
-                // depth is not searched.
+            if quiet && self.late_move_pruned(node, i, best) {
                 continue;
             }
+            let reduction = if quiet { reduction(node, i) } else { 0 };
             self.board.make(m);
-            let mut score;
-            if i == 0 {
-                score = -self.pvs(-beta, -alpha, new_depth, ply + 1, pv_node);
-            } else {
-                let reduction = if !restricted && quiet && depth >= 3 && i >= 3 && forced.is_none()
-                {
-                    let r = 1 + (i >= 8) as i32 + (depth >= 8 && i >= 16) as i32;
-                    r.min(new_depth - 1).max(0)
-                } else {
-                    0
-                };
-                score = -self.pvs(-alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
-                if score > alpha && reduction > 0 && !self.stopped {
-                    score = -self.pvs(-alpha - 1, -alpha, new_depth, ply + 1, false);
-                }
-                if score > alpha && score < beta && pv_node && !self.stopped {
-                    score = -self.pvs(-beta, -alpha, new_depth, ply + 1, true);
-                }
-            }
+            let score = self.search_child(node, i, alpha, beta, reduction);
             self.board.unmake();
             if self.stopped {
-                self.put_back(2 * ply, moves);
-                self.put_back(2 * ply + 1, cands);
-                self.scored[ply] = ordered;
-                return 0;
+                return None;
             }
             if score > best {
                 best = score;
                 best_move = Some(m);
                 if score > alpha {
                     alpha = score;
-                    self.set_pv(ply, m);
+                    self.set_pv(node.ply, m);
                     if score >= beta {
                         if quiet {
-                            if self.killers[ply][0] != m {
-                                self.killers[ply][1] = self.killers[ply][0];
-                                self.killers[ply][0] = m;
-                            }
-                            let h = &mut self.history[us.index()][m];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            self.reward_cutoff(node, us, m);
                         }
                         break;
                     }
                 }
             }
         }
-        self.put_back(2 * ply, moves);
-        self.put_back(2 * ply + 1, cands);
-        self.scored[ply] = ordered;
-        let bound = Bound::of(best, original_alpha, beta);
-        self.tt
-            .store(key, ply as i32, best_move, best, bound, depth, static_eval);
-        best
+        Some((best, best_move))
+    }
+
+    /// Late move pruning: a quiet move this far down the order at a shallow depth of a
+    /// non-PV node is not searched.
+    fn late_move_pruned(&self, node: &Node, i: usize, best: i32) -> bool {
+        !node.pv_node
+            && !node.restricted
+            && node.depth <= self.params.lmp_depth
+            && i >= self.params.lmp_base + self.params.lmp_step * node.depth as usize
+            && best > -WIN_MIN
+    }
+
+    /// The `i`-th move's score (the move made): the first with the full window, the
+    /// rest with a null window (reduced by `reduction`, re-searched at full depth when
+    /// they surprise) and re-searched with the full window at a PV node when they fall
+    /// inside it.
+    fn search_child(
+        &mut self,
+        node: &Node,
+        i: usize,
+        alpha: i32,
+        beta: i32,
+        reduction: i32,
+    ) -> i32 {
+        let (depth, ply) = (node.new_depth, node.ply + 1);
+        if i == 0 {
+            return -self.pvs(-beta, -alpha, depth, ply, node.pv_node);
+        }
+        let mut score = -self.pvs(-alpha - 1, -alpha, depth - reduction, ply, false);
+        if score > alpha && reduction > 0 && !self.stopped {
+            score = -self.pvs(-alpha - 1, -alpha, depth, ply, false);
+        }
+        if score > alpha && score < beta && node.pv_node && !self.stopped {
+            score = -self.pvs(-beta, -alpha, depth, ply, true);
+        }
+        score
+    }
+
+    /// A quiet move that cut off: a killer of its ply, and its history grows.
+    fn reward_cutoff(&mut self, node: &Node, us: Color, m: Cell) {
+        let killers = &mut self.killers[node.ply];
+        if killers[0] != m {
+            killers[1] = killers[0];
+            killers[0] = m;
+        }
+        let h = &mut self.history[us.index()][m];
+        *h = (*h + node.depth * node.depth).min(1 << 20);
     }
 
     /// Quiescence: stand pat, or play on with fours.
@@ -404,15 +455,11 @@ impl<'a> Search<'a> {
             return score;
         }
         let key = self.board.hash();
-        if let Some(h) = self.tt.probe(key, ply as i32) {
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if cut && h.depth >= 0 {
-                return h.score;
-            }
+        if let Some(h) = self.tt.probe(key, ply as i32)
+            && table_cuts(&h, alpha, beta)
+            && h.depth >= 0
+        {
+            return h.score;
         }
         let original_alpha = alpha;
         let us = self.board.to_move();
@@ -475,12 +522,12 @@ impl<'a> Search<'a> {
     }
 
     /// Searches the root moves `moves` (in order) to `depth` with the window
-    /// (`alpha`, `beta`); returns the best score and move, and updates the scores in
-    /// `scores` (exact for the best, bounds for the rest). `None` when stopped before
-    /// the first move finished.
+    /// (`alpha`, `beta`); returns the best score and move, and updates what each move
+    /// reached knows (its score, this depth, and whether the score is exact or a
+    /// bound; see [`RootMove`]). `None` when stopped before the first move finished.
     pub fn root(
         &mut self,
-        moves: &mut [(Cell, i32)],
+        moves: &mut [RootMove],
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -489,7 +536,8 @@ impl<'a> Search<'a> {
         self.pv_len[0] = 0;
         self.nodes += 1;
         for (i, entry) in moves.iter_mut().enumerate() {
-            let m = entry.0;
+            let m = entry.cell;
+            let window = alpha;
             self.board.make(m);
             let mut score;
             if i == 0 {
@@ -504,8 +552,10 @@ impl<'a> Search<'a> {
             if self.stopped {
                 break;
             }
-            entry.1 = score;
+            entry.score = score;
+            entry.depth = depth;
             if best.is_none_or(|(b, _)| score > b) {
+                entry.bound = Bound::of(score, window, beta);
                 best = Some((score, m));
                 if score > alpha {
                     alpha = score;
@@ -516,9 +566,46 @@ impl<'a> Search<'a> {
                 }
             } else {
                 // Keep the order stable below the best: a fail-low bound.
-                entry.1 = score.min(alpha);
+                entry.score = score.min(alpha);
+                entry.bound = Bound::Upper;
             }
         }
         best
+    }
+}
+
+/// What a node's move loop needs to know of the node.
+struct Node {
+    /// Plies left.
+    depth: i32,
+    /// Plies from the root.
+    ply: usize,
+    /// Whether the node is on the principal variation (searched with a full window).
+    pv_node: bool,
+    /// The children's depth (a forced block spends none).
+    new_depth: i32,
+    /// Whether only the defences against an open three are searched.
+    restricted: bool,
+    /// Whether the move is a forced block.
+    forced: bool,
+}
+
+/// Late move reduction of the `i`-th move when it is quiet: none for the first three,
+/// at shallow depths, for forced or restricted nodes; more further down the order.
+fn reduction(node: &Node, i: usize) -> i32 {
+    if !node.restricted && node.depth >= 3 && i >= 3 && !node.forced {
+        let r = 1 + (i >= 8) as i32 + (node.depth >= 8 && i >= 16) as i32;
+        r.min(node.new_depth - 1).max(0)
+    } else {
+        0
+    }
+}
+
+/// Whether a table entry decides a node searched with (`alpha`, `beta`).
+fn table_cuts(h: &Hit, alpha: i32, beta: i32) -> bool {
+    match h.bound {
+        Bound::Exact => true,
+        Bound::Lower => h.score >= beta,
+        Bound::Upper => h.score <= alpha,
     }
 }

@@ -18,6 +18,11 @@
 //!    of candidates ([`threats`]) and a quiescence that follows fours; the static
 //!    evaluation is [`eval`]. It stops at the deadline with the best move of the last
 //!    completed depth (or of the unfinished one, when its first move was searched).
+//!    The root moves are ranked by what each iteration knows of them ([`root`]).
+//!
+//! Every stage reads the clock and the stop flag at its entry and every few nodes
+//! ([`limits`]), so that the search stops within a few milliseconds of CPU time of its
+//! deadline however small its thread's share of the machine.
 //!
 //! Every answer is an empty point, and never a point forbidden to black under RENJU.
 //! Memory: the transposition table and the threat solvers' cache are drawn from the
@@ -41,220 +46,34 @@
 
 pub mod alphabeta;
 pub mod eval;
+pub mod limits;
 pub mod movepick;
+pub mod params;
+pub mod result;
+pub mod root;
 pub mod score;
 pub mod threats;
 pub mod tt;
 pub mod vcf;
 pub mod vct;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crate::gomoku::board::{Board, Cell, point_of};
+use crate::gomoku::board::{Board, Cell};
 use crate::gomoku::error::GomokuError;
 use crate::gomoku::point::Point;
 use crate::memory_budget::{MemoryBudget, Reservation};
 
-use alphabeta::Search;
-use score::{INFINITE, is_decisive, loss_in, opponent_moves_to_win, own_moves_to_win, win_in};
-use threats::{defences, five_points, has_flex4_threat, legal};
+pub use limits::Limits;
+use limits::slice;
+pub use params::Params;
+use result::Answer;
+pub use result::{Bound, Reason, ScoredMove, SearchResult};
+use score::{is_decisive, loss_in, win_in};
+use threats::{five_points, legal};
 use tt::TranspositionTable;
 use vcf::{FailCache, Vcf};
 use vct::Vct;
-
-/// When and how far to search.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits<'a> {
-    /// Stop at this instant and answer with the best move so far.
-    pub deadline: Option<Instant>,
-    /// Stop as soon as this flag is set (read every few hundred nodes in every stage,
-    /// like the clock) and answer with the best move so far: a caller's time manager or
-    /// a protocol's `END` can end a search early.
-    pub stop: Option<&'a AtomicBool>,
-    /// Do not start a new iteration after this instant (default: halfway to the
-    /// deadline, since an iteration takes about as long as all before it).
-    pub soft_deadline: Option<Instant>,
-    /// Stop after this many nodes (all stages together, approximately).
-    pub max_nodes: Option<u64>,
-    /// Deepest alpha-beta iteration, in plies.
-    pub max_depth: u32,
-}
-
-impl Default for Limits<'_> {
-    fn default() -> Self {
-        Limits {
-            deadline: None,
-            stop: None,
-            soft_deadline: None,
-            max_nodes: None,
-            max_depth: 40,
-        }
-    }
-}
-
-impl<'a> Limits<'a> {
-    /// Search until `deadline`.
-    pub fn until(deadline: Instant) -> Limits<'a> {
-        Limits {
-            deadline: Some(deadline),
-            ..Limits::default()
-        }
-    }
-
-    /// Search at most `nodes` nodes (deterministic; no clock).
-    pub fn nodes(nodes: u64) -> Limits<'a> {
-        Limits {
-            max_nodes: Some(nodes),
-            ..Limits::default()
-        }
-    }
-
-    /// Search to exactly `depth` plies.
-    pub fn depth(depth: u32) -> Limits<'a> {
-        Limits {
-            max_depth: depth,
-            ..Limits::default()
-        }
-    }
-
-    /// These limits, also stopped by `flag` (see [`Limits::stop`]).
-    pub fn with_stop(self, flag: &'a AtomicBool) -> Limits<'a> {
-        Limits {
-            stop: Some(flag),
-            ..self
-        }
-    }
-
-    /// Whether the stop flag is set.
-    fn stopped(&self) -> bool {
-        stop_set(self.stop)
-    }
-}
-
-/// Tunable search parameters (the defaults are the engine's; self-play A/B runs vary
-/// them, see BENCHMARKS.md).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Params {
-    /// Late move reductions for quiet moves.
-    pub lmr: bool,
-    /// Late move pruning: at non-PV nodes of depth <= `lmp_depth` (0 = off), quiet
-    /// moves after the first `lmp_base + lmp_step * depth` are skipped.
-    pub lmp_base: usize,
-    /// See `lmp_base`.
-    pub lmp_step: usize,
-    /// See `lmp_base`.
-    pub lmp_depth: i32,
-    /// Weight of the opponent's point values in the evaluation, in eighths.
-    pub defence_weight: i32,
-    /// Fraction of the time given to VCT at the root, as 1/n.
-    pub vct_share: u32,
-    /// Check the opponent's VCF after each root candidate and keep only the moves that
-    /// stop it (when some do).
-    pub root_vcf_defence: bool,
-    /// In the quiescence search, answer an opponent's open three (a straight-four
-    /// threat) with the defences instead of standing pat.
-    pub qs_defend: bool,
-    /// Quiescence plies: fours (and their blocks) are followed this far.
-    pub qs_plies: i32,
-    /// Quiescence plies within which an open three is answered ([`Params::qs_defend`]).
-    pub qs_check_plies: i32,
-    /// Null-move pruning when the opponent has no four point.
-    pub null_move: bool,
-    /// The evaluation's tempo terms ([`eval::evaluate_threats`]).
-    pub eval_threats: bool,
-}
-
-impl Default for Params {
-    fn default() -> Params {
-        Params {
-            lmr: true,
-            lmp_base: 0,
-            lmp_step: 4,
-            lmp_depth: 3,
-            defence_weight: eval::DEFENCE_WEIGHT,
-            vct_share: 5,
-            root_vcf_defence: false,
-            qs_defend: true,
-            qs_plies: 8,
-            qs_check_plies: 2,
-            null_move: false,
-            eval_threats: false,
-        }
-    }
-}
-
-/// How the move was found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// The first move of the game: the centre.
-    Opening,
-    /// The move makes a five.
-    WinInOne,
-    /// The move blocks the opponent's only five point.
-    BlockFive,
-    /// The opponent wins whatever we play (two five points, or black's only block is
-    /// forbidden); the move is a legal one.
-    Lost,
-    /// The only legal move.
-    OnlyMove,
-    /// The first move of a proven VCF.
-    Vcf,
-    /// The first move of a proven VCT.
-    Vct,
-    /// The best move of the alpha-beta search.
-    Search,
-}
-
-impl Reason {
-    /// The reason in words.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Reason::Opening => "opening: the centre",
-            Reason::WinInOne => "makes a five",
-            Reason::BlockFive => "blocks the opponent's four",
-            Reason::Lost => "the opponent wins whatever is played",
-            Reason::OnlyMove => "the only legal move",
-            Reason::Vcf => "starts a forced win by continuous fours (VCF)",
-            Reason::Vct => "starts a forced win by continuous threats (VCT)",
-            Reason::Search => "best move of the alpha-beta search",
-        }
-    }
-}
-
-/// The answer of a search.
-#[derive(Clone, Debug)]
-pub struct SearchResult {
-    /// The move: an empty point, legal for the side to move.
-    pub best: Point,
-    /// Score from the side to move's view: a heuristic within ±20,000, or
-    /// ±(30,000 − plies) for a proven win or loss.
-    pub score: i32,
-    /// The expected continuation, starting with `best`.
-    pub pv: Vec<Point>,
-    /// Own moves to the five (the five included) when a win is proven.
-    pub forced_win_in: Option<u32>,
-    /// Opponent moves to its five when a loss is proven.
-    pub forced_loss_in: Option<u32>,
-    /// Nodes visited by all stages.
-    pub nodes: u64,
-    /// Deepest completed alpha-beta iteration (plies); 0 when no search was needed.
-    pub depth: u32,
-    /// Deepest ply reached, quiescence included.
-    pub seldepth: u32,
-    /// How the move was found.
-    pub reason: Reason,
-    /// Wall-clock time spent.
-    pub elapsed: Duration,
-    /// Bytes of the transposition table used.
-    pub hash_bytes: usize,
-    /// Whether the answer is exact under the model: a forced fact or a proof, or an
-    /// alpha-beta search that finished its depth limit without being stopped.
-    pub exact: bool,
-    /// Root moves of the last completed iteration with their scores, best first (the
-    /// best's score exact, the others upper bounds from the null-window searches).
-    pub root_moves: Vec<(Point, i32)>,
-}
 
 /// Bytes of the threat solvers' fail cache.
 const CACHE_BYTES: usize = 1 << 20;
@@ -267,6 +86,26 @@ pub struct Searcher {
     _cache_memory: Option<Reservation>,
     /// The search parameters.
     pub params: Params,
+}
+
+/// The first stage's verdict: the move, or what the search needs to go on.
+enum Forced {
+    /// The move is settled, with its score, why, and whether the score is exact.
+    Settled(Cell, i32, Reason, bool),
+    /// Nothing settles the move; `block` is the opponent's one five point when it must
+    /// be blocked; `legal` every legal move.
+    Open {
+        block: Option<Cell>,
+        legal: Vec<Cell>,
+    },
+}
+
+/// A win proven by a threat solver: the first move, the score, the line from it.
+struct Proven {
+    first: Cell,
+    score: i32,
+    line: Vec<Cell>,
+    reason: Reason,
 }
 
 impl Searcher {
@@ -325,237 +164,167 @@ impl Searcher {
         limits: &Limits<'_>,
     ) -> Result<SearchResult, GomokuError> {
         let start = Instant::now();
-        if let Some(w) = board.winner() {
-            return Err(GomokuError::GameOver(match board.lost_by_forbidden() {
-                Some(kind) => format!("black made a forbidden move ({kind}); white has won"),
-                None => format!("{w} has a five"),
-            }));
-        }
-        if board.is_full() {
-            return Err(GomokuError::NoMove("the board is full (a draw)".into()));
-        }
-        let us = board.to_move();
-        let them = us.opponent();
+        playable(board)?;
         self.tt.new_search();
         let mut answer = Answer::new(start, self.tt.bytes());
-
-        if board.stone_count() == 0 {
-            let m = board.size() / 2;
-            let c = board.cell(Point::new(m as u8, m as u8));
-            return Ok(answer.done(c, 0, vec![c], Reason::Opening, true));
-        }
-        let empties: Vec<Cell> = board.empty_cells().collect();
-        let legal_moves: Vec<Cell> = empties
-            .iter()
-            .copied()
-            .filter(|&c| legal(board, c, us))
-            .collect();
-        match legal_moves.as_slice() {
-            [] => {
-                return Err(GomokuError::NoMove(
-                    "every empty point is forbidden to black".into(),
-                ));
+        let (block, legal_moves) = match forced_facts(board)? {
+            Forced::Settled(best, score, reason, exact) => {
+                return Ok(answer.done(best, score, vec![best], reason, exact));
             }
-            [only] => {
-                let only = *only;
-                let score = quick_score(board, only);
-                return Ok(answer.done(
-                    only,
-                    score,
-                    vec![only],
-                    Reason::OnlyMove,
-                    is_decisive(score),
-                ));
-            }
-            _ => {}
-        }
-        let mut fives = Vec::new();
-        five_points(board, us, &mut fives);
-        if let Some(&p) = fives.first() {
-            return Ok(answer.done(p, win_in(1), vec![p], Reason::WinInOne, true));
-        }
-        five_points(board, them, &mut fives);
-        if fives.len() >= 2 || fives.first().is_some_and(|&p| !legal(board, p, us)) {
-            // Lost whatever we play: block one five point if we may, else anything.
-            let m = fives
-                .iter()
-                .copied()
-                .find(|&p| legal(board, p, us))
-                .unwrap_or(legal_moves[0]);
-            return Ok(answer.done(m, loss_in(2), vec![m], Reason::Lost, true));
-        }
-        let forced_block = fives.first().copied();
-
-        let max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
-        if forced_block.is_none() {
-            // VCF: cheap and exact.
-            let vcf_nodes = (max_nodes / 10).clamp(1_000, 200_000);
-            let mut vcf = Vcf::new(&mut self.cache, vcf_nodes)
-                .with_deadline(slice(start, limits.deadline, 10))
-                .with_stop(limits.stop);
-            let line = vcf.solve(board, 40);
-            answer.nodes += vcf.nodes;
-            if let Some(line) = line {
-                let score = win_in(2 * line.moves as i32 - 1);
-                return Ok(answer.done(line.cells[0], score, line.cells, Reason::Vcf, true));
-            }
-            // VCT: a slice of the time.
-            let vct_deadline = slice(start, limits.deadline, self.params.vct_share.max(1));
-            let vct_nodes = (max_nodes / 5).clamp(2_000, 2_000_000);
-            let mut vct = Vct::new(&mut self.cache, vct_nodes, vct_deadline).with_stop(limits.stop);
-            let proof = vct.solve(board, 12);
-            answer.nodes += vct.nodes;
-            if let Some(proof) = proof {
-                let score = win_in(2 * proof.moves as i32 - 1);
-                return Ok(answer.done(proof.first, score, vec![proof.first], Reason::Vct, true));
-            }
-        }
-
-        // Root moves.
-        let root_cells: Vec<Cell> = if let Some(p) = forced_block {
-            vec![p]
-        } else {
-            let mut cands = Vec::new();
-            board.candidates(&mut cands);
-            let mut moves = Vec::new();
-            if has_flex4_threat(board, them, &cands) {
-                defences(board, us, &cands, &mut moves);
-            }
-            if moves.is_empty() {
-                moves = cands.into_iter().filter(|&c| legal(board, c, us)).collect();
-            }
-            if moves.is_empty() {
-                moves = legal_moves.clone();
-            }
-            if self.params.root_vcf_defence {
-                let (kept, nodes) = stop_vcf(board, &mut self.cache, &moves, start, limits);
-                answer.nodes += nodes;
-                if !kept.is_empty() {
-                    moves = kept;
-                }
-            }
-            moves
+            Forced::Open { block, legal } => (block, legal),
         };
-        let mut root: Vec<(Cell, i32)> = movepick::sorted(board, &root_cells)
-            .into_iter()
-            .map(|(c, _)| (c, -INFINITE))
-            .collect();
-
-        let soft = limits
-            .soft_deadline
-            .or_else(|| slice(start, limits.deadline, 2));
-        let mut search = Search::new(board, &mut self.tt, self.params);
-        search.deadline = limits.deadline;
-        search.stop = limits.stop;
-        search.max_nodes = max_nodes.saturating_sub(answer.nodes);
-        let mut best = (root[0].0, -INFINITE);
-        let mut pv = vec![root[0].0];
-        let mut depth_done = 0;
-        let mut exact = false;
-        for depth in 1..=limits.max_depth.max(1) as i32 {
-            let result = search.root(&mut root, depth, -INFINITE, INFINITE);
-            if let Some((score, m)) = result {
-                best = (m, score);
-                pv = search.pv().to_vec();
-                if !search.stopped {
-                    depth_done = depth as u32;
+        let root_cells = match block {
+            Some(p) => vec![p],
+            None => {
+                if let Some(p) = self.threat_proof(board, limits, start, &mut answer.nodes) {
+                    return Ok(answer.done(p.first, p.score, p.line, p.reason, true));
                 }
+                let (moves, nodes) = root::candidates(
+                    board,
+                    &mut self.cache,
+                    &self.params,
+                    legal_moves,
+                    start,
+                    limits,
+                );
+                answer.nodes += nodes;
+                moves
             }
-            if search.stopped {
-                break;
-            }
-            // Best first, the rest by their bounds (stable).
-            root.sort_by_key(|&(c, s)| std::cmp::Reverse(if c == best.0 { INFINITE } else { s }));
-            if is_decisive(best.1) {
-                exact = true;
-                break;
-            }
-            if depth as u32 == limits.max_depth {
-                exact = true;
-            }
-            if soft.is_some_and(|s| Instant::now() >= s) {
-                break;
-            }
-            if root.len() == 1 && depth >= 8 {
-                // A forced move: its score is all that is left to learn.
-                break;
-            }
-        }
-        answer.nodes += search.nodes;
-        answer.seldepth = search.seldepth as u32;
-        answer.depth = depth_done;
-        answer.root_moves = root.iter().map(|&(c, s)| (point_of(c), s)).collect();
-        let reason = if forced_block.is_some() {
+        };
+        let found = root::deepen(
+            board,
+            &mut self.tt,
+            self.params,
+            &root_cells,
+            limits,
+            start,
+            answer.nodes,
+        );
+        answer.nodes += found.nodes;
+        answer.seldepth = found.seldepth;
+        answer.depth = found.depth_done;
+        answer.root_moves = found.ranked;
+        let reason = if block.is_some() {
             Reason::BlockFive
         } else {
             Reason::Search
         };
-        if pv.first() != Some(&best.0) {
-            pv = vec![best.0];
-        }
-        Ok(answer.done(best.0, best.1, pv, reason, exact))
+        let (best, score) = found.best;
+        Ok(answer.done(best, score, found.pv, reason, found.exact))
     }
-}
 
-/// When the opponent has a VCF (found by passing the move), the moves of `moves` after
-/// which it has none (within the limits); empty when it has none to begin with, or when
-/// no move stops it. Also the nodes spent.
-fn stop_vcf(
-    board: &mut Board,
-    cache: &mut FailCache,
-    moves: &[Cell],
-    start: Instant,
-    limits: &Limits<'_>,
-) -> (Vec<Cell>, u64) {
-    let deadline = limits.deadline;
-    let mut nodes = 0;
-    board.pass();
-    let threat = {
-        let mut vcf = Vcf::new(cache, 20_000)
-            .with_deadline(slice(start, deadline, 8))
+    /// The threat solvers' stage: a VCF (cheap and exact), else a VCT within a slice of
+    /// the time; the win when either proves one. Adds the nodes spent to `nodes`.
+    fn threat_proof(
+        &mut self,
+        board: &mut Board,
+        limits: &Limits<'_>,
+        start: Instant,
+        nodes: &mut u64,
+    ) -> Option<Proven> {
+        let max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
+        let vcf_nodes = (max_nodes / 10).clamp(1_000, 200_000);
+        let mut vcf = Vcf::new(&mut self.cache, vcf_nodes)
+            .with_deadline(slice(start, limits.deadline, 10))
             .with_stop(limits.stop);
-        let line = vcf.solve(board, 30);
-        nodes += vcf.nodes;
-        line
-    };
-    board.pass();
-    if threat.is_none() {
-        return (Vec::new(), nodes);
-    }
-    let until = slice(start, deadline, 4);
-    let mut kept = Vec::new();
-    for (i, &m) in moves.iter().enumerate() {
-        if until.is_some_and(|u| Instant::now() >= u) || limits.stopped() {
-            // Out of time for the check: keep the rest unchecked.
-            kept.extend_from_slice(&moves[i..]);
-            break;
+        let line = vcf.solve(board, 40);
+        *nodes += vcf.nodes;
+        if let Some(line) = line {
+            return Some(Proven {
+                first: line.cells[0],
+                score: win_in(2 * line.moves as i32 - 1),
+                line: line.cells,
+                reason: Reason::Vcf,
+            });
         }
-        board.make(m);
-        let mut vcf = Vcf::new(cache, 4_000)
-            .with_deadline(until)
-            .with_stop(limits.stop);
-        let refuted = vcf.solve(board, 30).is_some();
-        nodes += vcf.nodes;
-        board.unmake();
-        if !refuted {
-            kept.push(m);
-        }
+        let vct_deadline = slice(start, limits.deadline, self.params.vct_share.max(1));
+        let vct_nodes = (max_nodes / 5).clamp(2_000, 2_000_000);
+        let mut vct = Vct::new(&mut self.cache, vct_nodes, vct_deadline).with_stop(limits.stop);
+        let proof = vct.solve(board, 12);
+        *nodes += vct.nodes;
+        let proof = proof?;
+        Some(Proven {
+            first: proof.first,
+            score: win_in(2 * proof.moves as i32 - 1),
+            line: proof.line,
+            reason: Reason::Vct,
+        })
     }
-    (kept, nodes)
 }
 
-/// Whether an optional stop flag is set.
-#[inline]
-pub(crate) fn stop_set(flag: Option<&AtomicBool>) -> bool {
-    flag.is_some_and(|f| f.load(Ordering::Relaxed))
+/// Whether a move can be asked for: the game is not over and the board not full.
+fn playable(board: &Board) -> Result<(), GomokuError> {
+    if let Some(w) = board.winner() {
+        return Err(GomokuError::GameOver(match board.lost_by_forbidden() {
+            Some(kind) => format!("black made a forbidden move ({kind}); white has won"),
+            None => format!("{w} has a five"),
+        }));
+    }
+    if board.is_full() {
+        return Err(GomokuError::NoMove("the board is full (a draw)".into()));
+    }
+    Ok(())
 }
 
-/// The instant `1/parts` of the way from `start` to `deadline`.
-fn slice(start: Instant, deadline: Option<Instant>, parts: u32) -> Option<Instant> {
-    deadline.map(|d| start + d.saturating_duration_since(start) / parts)
+/// The first stage, the facts that settle a move: the opening centre, no legal move, an
+/// only move, a five to make, an opponent's five that cannot be stopped, or one to
+/// block (then the search goes on with that move alone).
+fn forced_facts(board: &mut Board) -> Result<Forced, GomokuError> {
+    let us = board.to_move();
+    let them = us.opponent();
+    if board.stone_count() == 0 {
+        let m = board.size() / 2;
+        let c = board.cell(Point::new(m as u8, m as u8));
+        return Ok(Forced::Settled(c, 0, Reason::Opening, true));
+    }
+    // Every point is judged, not only until two legal ones are found: the renju
+    // judgement plays stones on the board and back, which reorders its candidate area,
+    // and the search after depends on that order.
+    let empties: Vec<Cell> = board.empty_cells().collect();
+    let legal_moves: Vec<Cell> = empties
+        .into_iter()
+        .filter(|&c| legal(board, c, us))
+        .collect();
+    match legal_moves.as_slice() {
+        [] => {
+            return Err(GomokuError::NoMove(
+                "every empty point is forbidden to black".into(),
+            ));
+        }
+        [only] => {
+            let only = *only;
+            let score = quick_score(board, only);
+            return Ok(Forced::Settled(
+                only,
+                score,
+                Reason::OnlyMove,
+                is_decisive(score),
+            ));
+        }
+        _ => {}
+    }
+    let mut fives = Vec::new();
+    five_points(board, us, &mut fives);
+    if let Some(&p) = fives.first() {
+        return Ok(Forced::Settled(p, win_in(1), Reason::WinInOne, true));
+    }
+    five_points(board, them, &mut fives);
+    if fives.len() >= 2 || fives.first().is_some_and(|&p| !legal(board, p, us)) {
+        // Lost whatever we play: block one five point if we may, else anything.
+        let m = fives
+            .iter()
+            .copied()
+            .find(|&p| legal(board, p, us))
+            .unwrap_or(legal_moves[0]);
+        return Ok(Forced::Settled(m, loss_in(2), Reason::Lost, true));
+    }
+    Ok(Forced::Open {
+        block: fives.first().copied(),
+        legal: legal_moves,
+    })
 }
 
-/// A cheap score of the only move: win in one, or a quiescence-free evaluation.
+/// A cheap score of a move: win in one, or a quiescence-free evaluation.
 fn quick_score(board: &mut Board, m: Cell) -> i32 {
     let us = board.to_move();
     if board.combo(m, us) == crate::gomoku::patterns::Combo::Five {
@@ -565,51 +334,4 @@ fn quick_score(board: &mut Board, m: Cell) -> i32 {
     let score = -eval::evaluate(board);
     board.unmake();
     score
-}
-
-struct Answer {
-    start: Instant,
-    nodes: u64,
-    depth: u32,
-    seldepth: u32,
-    hash_bytes: usize,
-    root_moves: Vec<(Point, i32)>,
-}
-
-impl Answer {
-    fn new(start: Instant, hash_bytes: usize) -> Answer {
-        Answer {
-            start,
-            nodes: 0,
-            depth: 0,
-            seldepth: 0,
-            hash_bytes,
-            root_moves: Vec::new(),
-        }
-    }
-
-    fn done(
-        self,
-        best: Cell,
-        score: i32,
-        pv: Vec<Cell>,
-        reason: Reason,
-        exact: bool,
-    ) -> SearchResult {
-        SearchResult {
-            best: point_of(best),
-            score,
-            pv: pv.into_iter().map(point_of).collect(),
-            forced_win_in: own_moves_to_win(score),
-            forced_loss_in: opponent_moves_to_win(score),
-            nodes: self.nodes,
-            depth: self.depth,
-            seldepth: self.seldepth,
-            reason,
-            elapsed: self.start.elapsed(),
-            hash_bytes: self.hash_bytes,
-            exact,
-            root_moves: self.root_moves,
-        }
-    }
 }

@@ -19,6 +19,29 @@ pub const ENTRY_BYTES: usize = std::mem::size_of::<u128>();
 /// the budget, the search runs without a table.
 pub const MIN_ENTRIES: usize = 4096;
 
+/// The largest table a search asks for: 64 MiB. At a second or a few per move (some
+/// 10^5..10^6 nodes a second) a larger table holds nothing more of use, and its
+/// allocation and clearing, which grow with its size, would eat into the move's time.
+pub const MAX_TABLE_BYTES: usize = 64 << 20;
+
+/// The smallest table a timed search asks for: 1 MiB.
+pub const MIN_TABLE_BYTES: usize = 1 << 20;
+
+/// Bytes of table a search asks for (the service per request, the Gomocup brain per
+/// game): with a time `budget`, 16 KiB per millisecond (about twice what the search
+/// fills at its measured speed) between [`MIN_TABLE_BYTES`] and [`MAX_TABLE_BYTES`];
+/// without one, [`MAX_TABLE_BYTES`]; never more than `memory_limit`. The engine memory
+/// budget may grant less.
+pub fn table_bytes(budget: Option<std::time::Duration>, memory_limit: Option<usize>) -> usize {
+    let by_time = budget.map_or(MAX_TABLE_BYTES, |b| {
+        usize::try_from(b.as_millis())
+            .unwrap_or(usize::MAX)
+            .saturating_mul(16 << 10)
+            .clamp(MIN_TABLE_BYTES, MAX_TABLE_BYTES)
+    });
+    by_time.min(memory_limit.unwrap_or(usize::MAX))
+}
+
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {

@@ -21,7 +21,7 @@ use std::sync::atomic::AtomicBool;
 use crate::gomoku::board::{Board, Cell};
 use crate::gomoku::point::Color;
 
-use super::stop_set;
+use super::limits::Clock;
 use super::threats::{blocks_after, five_points, four_dirs, four_moves, legal};
 
 /// A lossy memory of positions (Zobrist keys) that failed at a given depth.
@@ -126,7 +126,10 @@ impl<'c> Vcf<'c> {
     /// A shortest VCF of the side to move of at most `max_moves` attacker moves (the
     /// five included), or `None`.
     pub fn solve(&mut self, board: &mut Board, max_moves: u32) -> Option<Line> {
-        self.aborted = false;
+        self.aborted = self.clock().expired();
+        if self.aborted {
+            return None;
+        }
         for depth in 1..=max_moves {
             let mut cells = Vec::new();
             if let Some(moves) = self.attack(board, depth, &mut cells) {
@@ -137,6 +140,14 @@ impl<'c> Vcf<'c> {
             }
         }
         None
+    }
+
+    /// The deadline and the stop flag.
+    fn clock(&self) -> Clock<'c> {
+        Clock {
+            deadline: self.deadline,
+            stop: self.stop,
+        }
     }
 
     fn buffer(&mut self, depth: u32) -> (Vec<Cell>, Vec<Cell>) {
@@ -160,13 +171,7 @@ impl<'c> Vcf<'c> {
     /// holds the winning continuation and the answer is the attacker's moves to the five.
     fn attack(&mut self, board: &mut Board, depth: u32, line: &mut Vec<Cell>) -> Option<u32> {
         self.nodes += 1;
-        if self.nodes > self.max_nodes
-            || (self.nodes.is_multiple_of(256)
-                && (stop_set(self.stop)
-                    || self
-                        .deadline
-                        .is_some_and(|d| std::time::Instant::now() >= d)))
-        {
+        if self.nodes > self.max_nodes || self.clock().expired_at(self.nodes) {
             self.aborted = true;
             return None;
         }

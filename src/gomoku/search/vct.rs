@@ -23,7 +23,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::gomoku::board::{Board, Cell};
 
-use super::stop_set;
+use super::limits::Clock;
 use super::threats::{
     blocks_after, defences, five_points, four_dirs, four_moves, has_flex4_threat, legal,
     threat_moves,
@@ -31,14 +31,20 @@ use super::threats::{
 use super::vcf::FailCache;
 use crate::gomoku::patterns::Combo;
 
-/// A VCT found: the attacker's first move, the principal line against the defender's
-/// first listed defence, and the attacker's moves to the five in the worst case.
+/// A VCT found: the attacker's first move, the principal line of the proof, and the
+/// attacker's moves to the five in the worst case.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Proof {
     /// The winning first move.
     pub first: Cell,
     /// Attacker moves up to and including the five, against the best defence.
     pub moves: u32,
+    /// The principal variation of the proof, attacker and defender alternating from
+    /// `first`: at each defender node the defence that holds out longest (the first
+    /// such in the solver's order), up to the attacker's five; it stops short where
+    /// the defender has no move worth showing (its only block forbidden to black under
+    /// RENJU, or no defence at all against a straight-four threat).
+    pub line: Vec<Cell>,
 }
 
 /// The VCT solver's limits and counters for one call.
@@ -52,6 +58,8 @@ pub struct Vct<'c> {
     deadline: Option<std::time::Instant>,
     stop: Option<&'c AtomicBool>,
     pool: Vec<Vec<Cell>>,
+    /// `lines[ply]`: the principal line from the node at `ply` when it was proven.
+    lines: Vec<Vec<Cell>>,
 }
 
 impl<'c> Vct<'c> {
@@ -70,6 +78,7 @@ impl<'c> Vct<'c> {
             deadline,
             stop: None,
             pool: Vec::new(),
+            lines: Vec::new(),
         }
     }
 
@@ -86,11 +95,15 @@ impl<'c> Vct<'c> {
 
     /// A shortest VCT of the side to move of at most `max_moves` attacker moves.
     pub fn solve(&mut self, board: &mut Board, max_moves: u32) -> Option<Proof> {
-        self.aborted = false;
+        self.aborted = self.clock().expired();
+        if self.aborted {
+            return None;
+        }
         for depth in 1..=max_moves {
             let mut first = None;
-            if let Some(moves) = self.attack(board, depth, &mut first) {
-                return first.map(|first| Proof { first, moves });
+            if let Some(moves) = self.attack(board, depth, &mut first, 0) {
+                let line = std::mem::take(&mut self.lines[0]);
+                return first.map(|first| Proof { first, moves, line });
             }
             if self.aborted {
                 break;
@@ -104,15 +117,18 @@ impl<'c> Vct<'c> {
         if self.nodes > self.max_nodes {
             self.aborted = true;
         }
-        if self.nodes.is_multiple_of(512)
-            && (stop_set(self.stop)
-                || self
-                    .deadline
-                    .is_some_and(|d| std::time::Instant::now() >= d))
-        {
+        if self.clock().expired_at(self.nodes) {
             self.aborted = true;
         }
         self.aborted
+    }
+
+    /// The deadline and the stop flag.
+    fn clock(&self) -> Clock<'c> {
+        Clock {
+            deadline: self.deadline,
+            stop: self.stop,
+        }
     }
 
     fn take(&mut self) -> Vec<Cell> {
@@ -124,9 +140,41 @@ impl<'c> Vct<'c> {
         self.pool.push(v);
     }
 
-    /// Attacker to move with `depth` moves left: the attacker's moves to the five, and
-    /// its first move in `first`.
-    fn attack(&mut self, board: &mut Board, depth: u32, first: &mut Option<Cell>) -> Option<u32> {
+    /// Records the line of the proven node at `ply`: `m`, then the child's line (`m`
+    /// alone when `with_child` is false).
+    fn set_line(&mut self, ply: usize, m: Cell, with_child: bool) {
+        if self.lines.len() < ply + 2 {
+            self.lines.resize_with(ply + 2, Vec::new);
+        }
+        let (here, below) = self.lines.split_at_mut(ply + 1);
+        let line = &mut here[ply];
+        line.clear();
+        line.push(m);
+        if with_child {
+            line.extend_from_slice(&below[0]);
+        }
+    }
+
+    /// Records `cells` as the line of the proven node at `ply` (empty: the attacker's
+    /// win needs no more moves shown).
+    fn set_line_to(&mut self, ply: usize, cells: &[Cell]) {
+        if self.lines.len() < ply + 1 {
+            self.lines.resize_with(ply + 1, Vec::new);
+        }
+        self.lines[ply].clear();
+        self.lines[ply].extend_from_slice(cells);
+    }
+
+    /// Attacker to move with `depth` moves left, `ply` plies from the root: the
+    /// attacker's moves to the five, and its first move in `first` (the line in
+    /// `lines[ply]`).
+    fn attack(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        first: &mut Option<Cell>,
+        ply: usize,
+    ) -> Option<u32> {
         if self.tick() {
             return None;
         }
@@ -136,6 +184,7 @@ impl<'c> Vct<'c> {
         five_points(board, a, &mut buf);
         if let Some(&p) = buf.first() {
             *first = Some(p);
+            self.set_line(ply, p, false);
             self.give(buf);
             return Some(1);
         }
@@ -153,6 +202,15 @@ impl<'c> Vct<'c> {
                 // A straight four or two fours wins at once.
                 if let Some(&m) = moves.iter().find(|&&m| board.combo(m, a) == Combo::Flex4) {
                     *first = Some(m);
+                    // The defender takes one five point, the attacker the other. (Read
+                    // from the lines through `m` without playing it: making and unmaking
+                    // a move reorders the candidate area, and so the search after.)
+                    let mut line = vec![m];
+                    for d in 0..4 {
+                        line.extend(board.five_points(m, d, a));
+                    }
+                    line.truncate(3);
+                    self.set_line_to(ply, &line);
                     self.give(cands);
                     self.give(moves);
                     self.give(buf);
@@ -177,10 +235,11 @@ impl<'c> Vct<'c> {
         for &m in &moves {
             let dirs = four_dirs(board, m, a);
             board.make(m);
-            let r = self.defend(board, depth - 1, dirs, m);
+            let r = self.defend(board, depth - 1, dirs, m, ply + 1);
             board.unmake();
             if let Some(n) = r {
                 *first = Some(m);
+                self.set_line(ply, m, true);
                 result = Some(n + 1);
                 break;
             }
@@ -196,9 +255,16 @@ impl<'c> Vct<'c> {
     }
 
     /// Defender to move after the attacker's `m` (fours in the directions `dirs`),
-    /// `depth` attacker moves left: the attacker's moves to the five against the best
-    /// defence.
-    fn defend(&mut self, board: &mut Board, depth: u32, dirs: u8, m: Cell) -> Option<u32> {
+    /// `depth` attacker moves left, `ply` plies from the root: the attacker's moves to
+    /// the five against the best defence (the line in `lines[ply]`).
+    fn defend(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        dirs: u8,
+        m: Cell,
+        ply: usize,
+    ) -> Option<u32> {
         if self.tick() {
             return None;
         }
@@ -209,7 +275,10 @@ impl<'c> Vct<'c> {
         five_points(board, a, &mut fives);
         let block = match (fives.len(), blocks.as_slice().first()) {
             (n, _) if n >= 2 => {
+                // The defender takes one five point, the attacker the other.
+                let line = [fives[0], fives[1]];
                 self.give(fives);
+                self.set_line_to(ply, &line);
                 return Some(1);
             }
             (1, _) => Some(fives[0]),
@@ -219,12 +288,16 @@ impl<'c> Vct<'c> {
         self.give(fives);
         if let Some(b) = block {
             if !legal(board, b, d) {
+                self.set_line_to(ply, &[]);
                 return Some(1);
             }
             board.make(b);
             let mut first = None;
-            let r = self.attack(board, depth, &mut first);
+            let r = self.attack(board, depth, &mut first, ply + 1);
             board.unmake();
+            if r.is_some() {
+                self.set_line(ply, b, true);
+            }
             return r;
         }
         let mut cands = self.take();
@@ -238,6 +311,7 @@ impl<'c> Vct<'c> {
         self.give(cands);
         if replies.is_empty() {
             self.give(replies);
+            self.set_line_to(ply, &[]);
             return Some(2);
         }
         // Refutations first: the defender's strongest points.
@@ -246,10 +320,15 @@ impl<'c> Vct<'c> {
         for &r in &replies {
             board.make(r);
             let mut first = None;
-            let res = self.attack(board, depth, &mut first);
+            let res = self.attack(board, depth, &mut first, ply + 1);
             board.unmake();
             match res {
-                Some(n) => worst = worst.map(|w: u32| w.max(n)),
+                Some(n) => {
+                    if worst.is_some_and(|w| n > w) {
+                        self.set_line(ply, r, true);
+                    }
+                    worst = worst.map(|w: u32| w.max(n));
+                }
                 None => {
                     worst = None;
                     break;
