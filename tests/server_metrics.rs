@@ -163,7 +163,29 @@ async fn ok_and_error_calls_are_counted_with_their_codes() {
             .unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
 
+    // A unary call answered OK: 1 message received, 1 sent.
+    gameai::proto::mahjong_service_client::MahjongServiceClient::new(server.channel.clone())
+        .analyze_mahjong_hand(gameai::proto::AnalyzeMahjongHandRequest {
+            hand: "123m456p789s1122z".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+
     let after = fetch_metrics(&server.metrics_url).await;
+    let analyze = [
+        ("grpc_type", "unary"),
+        ("grpc_service", "gameai.v1.MahjongService"),
+        ("grpc_method", "AnalyzeMahjongHand"),
+    ];
+    assert_eq!(
+        metric_value(&after, "grpc_server_msg_received_total", &analyze),
+        Some(1.0)
+    );
+    assert_eq!(
+        metric_value(&after, "grpc_server_msg_sent_total", &analyze),
+        Some(1.0)
+    );
     // Messages: each unary call received its 1 request; the OK Check answered 1
     // message, the NotFound Check and the InvalidArgument call none (an error is a
     // trailers-only answer).
