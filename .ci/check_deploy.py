@@ -4,41 +4,68 @@
   ClusterIP Service by its labels and names a port the Service has;
 - every GAMEAI_* variable in the Deployment is one the binary documents in --help;
 - the Prometheus config and rules parse, every alert has expr/for/severity/summary,
-  and every metric they and the Grafana dashboard use is one the server exports;
+  and every metric they and the Grafana dashboard use is one the server exports: read
+  from the /metrics of the release binary, started here on free local ports (every
+  series exists from the start: the gRPC ones are registered at 0 for every method);
 - the Dockerfile runs as non-root and exposes 50051 and 9090.
 """
 import json
 import re
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
-EXPORTED = {
-    "grpc_server_started_total",
-    "grpc_server_handled_total",
-    "grpc_server_handling_seconds_bucket",
-    "grpc_server_handling_seconds_sum",
-    "grpc_server_handling_seconds_count",
-    "gameai_inflight_requests",
-    "gameai_requests_shed_total",
-    "gameai_engine_memory_used_bytes",
-    "gameai_engine_memory_limit_bytes",
-    "gameai_engine_memory_refusals_total",
-    "gameai_log_lines_dropped_total",
-    "gameai_grpc_connections",
-    "gameai_grpc_connections_accepted_total",
-    "gameai_grpc_connections_cut_total",
-    "gameai_mahjong_tables_build_seconds",
-    "gameai_mahjong_tables_bytes",
-    "up",
-}
 PROMQL_WORDS = {"sum", "by", "rate", "histogram_quantile", "le", "without", "on",
                 "ignoring", "count", "avg", "max", "min"}
 errors = []
+BINARY = ROOT / "target/release/gameai"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def exported_metrics():
+    """The metric names the release binary's /metrics offers (a histogram's as its
+    _bucket, _sum and _count series), once its start-up figures are in (at most 120 s),
+    plus Prometheus's own `up`."""
+    metrics_port = free_port()
+    server = subprocess.Popen(
+        [str(BINARY), "--grpc-addr", f"127.0.0.1:{free_port()}",
+         "--metrics-addr", f"127.0.0.1:{metrics_port}"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as r:
+                    text = r.read().decode()
+                if "gameai_mahjong_tables_bytes" in text:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline or server.poll() is not None:
+                sys.exit("deploy check: the release binary's /metrics did not come up within 120 s")
+            time.sleep(0.5)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    names = {"up"}
+    for name, kind in re.findall(r"^# TYPE (\S+) (\S+)$", text, re.M):
+        names |= {name + s for s in ("_bucket", "_sum", "_count")} if kind == "histogram" else {name}
+    return names
+
+
+EXPORTED = exported_metrics()
 
 
 def check(cond, message):

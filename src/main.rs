@@ -1,7 +1,6 @@
 //! `gameai`: the gRPC server binary. Every flag can also be set through the
 //! environment variable named in `--help` (`GAMEAI_*`); a flag wins over its variable.
 
-use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -17,13 +16,14 @@ use gameai::telemetry::{self, LogFormat, RpcLogLevel};
 #[derive(Debug, Parser)]
 #[command(name = "gameai", version, about)]
 struct Cli {
-    /// Address the gRPC server listens on (plaintext HTTP/2).
+    /// Address the gRPC server listens on (plaintext HTTP/2): IP:PORT or HOST:PORT
+    /// (a host name is resolved at start, an IPv4 address preferred).
     #[arg(long, env = "GAMEAI_GRPC_ADDR", default_value = "0.0.0.0:50051")]
-    grpc_addr: SocketAddr,
+    grpc_addr: String,
 
-    /// Address of the Prometheus exporter (GET /metrics).
+    /// Address of the Prometheus exporter (GET /metrics): IP:PORT or HOST:PORT.
     #[arg(long, env = "GAMEAI_METRICS_ADDR", default_value = "0.0.0.0:9090")]
-    metrics_addr: SocketAddr,
+    metrics_addr: String,
 
     /// Log format on stderr: text for people, json (one object per line) for log
     /// pipelines.
@@ -194,7 +194,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let listeners = match Listeners::bind(cli.grpc_addr, Some(cli.metrics_addr)).await {
+    let listeners = match Listeners::bind_named(&cli.grpc_addr, Some(&cli.metrics_addr)).await {
         Ok(listeners) => listeners,
         Err(e) => {
             tracing::error!(error = %e, "cannot start");

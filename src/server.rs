@@ -14,26 +14,37 @@
 //!
 //! Layers, outermost first: metrics and tracing ([`crate::telemetry`]), undecodable
 //! requests as `INVALID_ARGUMENT` ([`undecodable`]), end of streams at drain,
-//! deadline, in-flight limit ([`drain_streams`], [`deadline`], [`inflight`]).
+//! deadline, in-flight limit ([`drain_streams`], [`deadline`], [`inflight`]; the last
+//! four share one shape, [`short_circuit`]).
+//!
+//! Reflection lists every service served, both reflection versions included, whichever
+//! version the client speaks; health follows the health checking spec ([`health`]).
 
 pub mod connections;
 pub mod deadline;
 pub mod drain_streams;
+pub mod health;
 pub mod inflight;
 #[cfg(test)]
 mod layer_tests;
+pub mod listeners;
+pub mod short_circuit;
 pub mod undecodable;
 
+pub use listeners::Listeners;
+
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use metrics_exporter_prometheus::PrometheusHandle;
 use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tokio::sync::{oneshot, watch};
+use tokio::task::JoinHandle;
 use tonic::server::NamedService;
 use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
+use tonic_health::pb::health_server::HealthServer;
 use tonic_health::server::HealthReporter;
 
 use crate::proto::dou_dizhu_service_server::DouDizhuServiceServer;
@@ -144,27 +155,6 @@ impl Default for ServerConfig {
     }
 }
 
-/// The sockets a server answers on, bound by the caller (tests bind port 0).
-#[derive(Debug)]
-pub struct Listeners {
-    /// gRPC (HTTP/2, plaintext).
-    pub grpc: TcpListener,
-    /// Prometheus `/metrics` (HTTP/1.1); `None` = no exporter.
-    pub metrics: Option<TcpListener>,
-}
-
-impl Listeners {
-    /// Binds both addresses.
-    pub async fn bind(grpc: SocketAddr, metrics: Option<SocketAddr>) -> std::io::Result<Self> {
-        let grpc = telemetry::bind(grpc, "gRPC").await?;
-        let metrics = match metrics {
-            Some(addr) => Some(telemetry::bind(addr, "metrics").await?),
-            None => None,
-        };
-        Ok(Self { grpc, metrics })
-    }
-}
-
 /// Why [`serve`] failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -192,10 +182,17 @@ pub fn method_table() -> Result<MethodTable, prost::DecodeError> {
 /// `google.rpc` error detail types, so that a reflection client (grpcurl) decodes the
 /// `google.rpc.BadRequest` of an INVALID_ARGUMENT instead of printing it as undecodable
 /// bytes.
-const REFLECTED: [&[u8]; 3] = [
+///
+/// Both reflection protocols' own descriptors too: each reflection service lists the
+/// services of its registered files, and adds only its own protocol's, so without the
+/// other's a client (grpcurl 1.8 speaks v1alpha) would not learn that the other
+/// version is served.
+const REFLECTED: [&[u8]; 5] = [
     crate::proto::FILE_DESCRIPTOR_SET,
     tonic_health::pb::FILE_DESCRIPTOR_SET,
     tonic_types::pb::FILE_DESCRIPTOR_SET,
+    tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
+    tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
 ];
 
 /// A reflection builder with [`REFLECTED`] registered.
@@ -219,6 +216,56 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let methods = Arc::new(method_table()?);
+    let metrics_handle = prepare_process(&config);
+    let (reporter, health) = health::health_service();
+    set_health(&reporter, ServingStatus::NotServing).await;
+
+    // `draining` turns true when the shutdown begins. `startup_failed` carries the
+    // index and panic of a failed start-up task. `shutting_down` orders the health
+    // updates of start-up and shutdown: once shutdown has said NOT_SERVING, a late
+    // end of start-up must not say SERVING.
+    let (draining_tx, draining_rx) = watch::channel(false);
+    let (startup_failed_tx, startup_failed_rx) = watch::channel(None::<(usize, String)>);
+    let shutting_down = Arc::new(tokio::sync::Mutex::new(false));
+
+    let metrics_stop = spawn_metrics_exporter(listeners.metrics, metrics_handle);
+    let startup_runner = spawn_startup(
+        startup,
+        reporter.clone(),
+        shutting_down.clone(),
+        startup_failed_tx,
+    );
+    let signal = shutdown_sequence(
+        shutdown,
+        reporter,
+        shutting_down,
+        startup_failed_rx.clone(),
+        draining_tx,
+    );
+    let server = grpc_server(
+        &config,
+        &methods,
+        health,
+        draining_rx.clone(),
+        listeners.grpc,
+        signal,
+    )?;
+    let drained = run_until_drained(server, draining_rx, config.shutdown_grace).await;
+
+    startup_runner.abort();
+    let _ = metrics_stop.send(());
+    drained?;
+    let failure = startup_failed_rx.borrow().clone();
+    match failure {
+        Some((index, reason)) => Err(ServeError::Startup { index, reason }),
+        None => Ok(()),
+    }
+}
+
+/// Sets what the process shares between servers: the engine memory budget, the engine
+/// executor, and the metrics recorder with the series that must exist before their
+/// first change. Returns the recorder's handle for the exporter.
+fn prepare_process(config: &ServerConfig) -> PrometheusHandle {
     crate::memory_budget::MemoryBudget::global().set_limit(config.engine_memory_bytes);
     let engine_threads = crate::service::executor::configure(config.engine_threads);
     tracing::info!(
@@ -226,19 +273,91 @@ pub async fn serve(
         max_inflight = config.max_inflight,
         "engine executor"
     );
+    // The recorder first: series registered before it would go nowhere.
+    let handle = telemetry::prometheus_handle();
     metrics::gauge!(telemetry::ENGINE_CALLS_RUNNING).increment(0.0);
     metrics::gauge!(telemetry::ENGINE_CALLS_WAITING).increment(0.0);
-    let metrics_handle = telemetry::prometheus_handle();
     // Export the limit's series from the start (at 0), not from the first shed call.
     metrics::counter!(telemetry::REQUESTS_SHED_TOTAL).increment(0);
     metrics::gauge!(telemetry::INFLIGHT_REQUESTS).increment(0.0);
+    handle
+}
 
-    let (reporter, health_service) = tonic_health::server::health_reporter();
+/// Serves `/metrics` on `listener` (if any) until the returned sender is used or
+/// dropped: the exporter runs until [`serve`] returns, so the drain is scraped too.
+fn spawn_metrics_exporter(
+    listener: Option<TcpListener>,
+    handle: PrometheusHandle,
+) -> oneshot::Sender<()> {
+    let (stop, stopped) = oneshot::channel::<()>();
+    if let Some(listener) = listener {
+        tracing::info!(addr = ?listener.local_addr().ok(), "serving Prometheus metrics at /metrics");
+        tokio::spawn(telemetry::serve_metrics(listener, handle, async move {
+            let _ = stopped.await;
+        }));
+    }
+    stop
+}
+
+/// Runs the start-up tasks; then health says SERVING (unless the shutdown has begun),
+/// or a failed task is reported on `failed`.
+fn spawn_startup(
+    startup: Vec<StartupTask>,
+    reporter: HealthReporter,
+    shutting_down: Arc<tokio::sync::Mutex<bool>>,
+    failed: watch::Sender<Option<(usize, String)>>,
+) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        match run_startup(startup).await {
+            Ok(()) => {
+                let shutting_down = shutting_down.lock().await;
+                if !*shutting_down {
+                    set_health(&reporter, ServingStatus::Serving).await;
+                    tracing::info!("start-up finished: SERVING");
+                }
+            }
+            Err((index, reason)) => {
+                tracing::error!(index, reason, "start-up task failed: shutting down");
+                let _ = failed.send(Some((index, reason)));
+            }
+        }
+    })
+}
+
+/// The future that begins the shutdown: on `shutdown` or a failed start-up task,
+/// health says NOT_SERVING, then `draining` turns true. The gRPC server stops
+/// accepting when it completes.
+async fn shutdown_sequence(
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    reporter: HealthReporter,
+    shutting_down: Arc<tokio::sync::Mutex<bool>>,
+    mut startup_failed: watch::Receiver<Option<(usize, String)>>,
+    draining: watch::Sender<bool>,
+) {
+    tokio::select! {
+        _ = shutdown => tracing::info!("shutdown signal: NOT_SERVING, draining"),
+        // false: the start-up runner ended without failing; wait for `shutdown`.
+        true = async { startup_failed.wait_for(Option::is_some).await.is_ok() } => {}
+    }
+    let mut shutting_down = shutting_down.lock().await;
+    *shutting_down = true;
     set_health(&reporter, ServingStatus::NotServing).await;
+    drop(shutting_down);
+    let _ = draining.send(true);
+}
 
+/// The gRPC server on `listener`: health, reflection and the game services behind the
+/// layers, until `signal` completes and its connections have closed.
+fn grpc_server(
+    config: &ServerConfig,
+    methods: &Arc<MethodTable>,
+    health: HealthServer<health::HealthService>,
+    draining: watch::Receiver<bool>,
+    listener: TcpListener,
+    signal: impl Future<Output = ()> + Send + 'static,
+) -> Result<impl Future<Output = Result<(), tonic::transport::Error>> + Send, ServeError> {
     let reflection_v1 = reflection_builder().build_v1()?;
     let reflection_v1alpha = reflection_builder().build_v1alpha()?;
-
     let max = config.max_message_bytes;
     let doudizhu = DouDizhuServiceServer::new(DouDizhuApi::new(
         config.doudizhu_budget,
@@ -253,19 +372,10 @@ pub async fn serve(
         .max_decoding_message_size(max)
         .max_encoding_message_size(max);
 
-    // `draining` turns true when the shutdown begins. `startup_failed` carries the
-    // index and panic of a failed start-up task. `shutting_down` orders the health
-    // updates of start-up and shutdown: once shutdown has said NOT_SERVING, a late
-    // end of start-up must not say SERVING.
-    let (draining_tx, draining_rx) = watch::channel(false);
-    let (startup_failed_tx, mut startup_failed_rx) = watch::channel(None::<(usize, String)>);
-    let startup_failed = startup_failed_rx.clone();
-    let shutting_down = Arc::new(tokio::sync::Mutex::new(false));
-
     let layers = tower::ServiceBuilder::new()
         .layer(GrpcMetricsLayer::new(methods.clone()).with_rpc_log_level(config.rpc_log_level))
         .layer(UndecodableRequestLayer::new(methods.clone()))
-        .layer(DrainStreamsLayer::new(methods.clone(), draining_rx.clone()))
+        .layer(DrainStreamsLayer::new(methods.clone(), draining))
         .layer(DeadlineLayer::new(
             config.request_budget,
             config.default_budget,
@@ -281,98 +391,49 @@ pub async fn serve(
     }
     let router = builder
         .layer(layers)
-        .add_service(health_service)
+        .add_service(health)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(doudizhu)
         .add_service(mahjong)
         .add_service(gomoku);
 
-    // The exporter runs until `serve` returns, so the drain is scraped too.
-    let (metrics_stop, metrics_stopped) = tokio::sync::oneshot::channel::<()>();
-    if let Some(listener) = listeners.metrics {
-        tracing::info!(addr = ?listener.local_addr().ok(), "serving Prometheus metrics at /metrics");
-        tokio::spawn(telemetry::serve_metrics(
-            listener,
-            metrics_handle,
-            async move {
-                let _ = metrics_stopped.await;
-            },
-        ));
-    }
-
-    let startup_runner = {
-        let reporter = reporter.clone();
-        let shutting_down = shutting_down.clone();
-        tokio::spawn(async move {
-            match run_startup(startup).await {
-                Ok(()) => {
-                    let shutting_down = shutting_down.lock().await;
-                    if !*shutting_down {
-                        set_health(&reporter, ServingStatus::Serving).await;
-                        tracing::info!("start-up finished: SERVING");
-                    }
-                }
-                Err((index, reason)) => {
-                    tracing::error!(index, reason, "start-up task failed: shutting down");
-                    let _ = startup_failed_tx.send(Some((index, reason)));
-                }
-            }
-        })
-    };
-
-    let signal = {
-        let reporter = reporter.clone();
-        async move {
-            tokio::select! {
-                _ = shutdown => tracing::info!("shutdown signal: NOT_SERVING, draining"),
-                // false: the start-up runner ended without failing; wait for `shutdown`.
-                true = async { startup_failed_rx.wait_for(Option::is_some).await.is_ok() } => {}
-            }
-            let mut shutting_down = shutting_down.lock().await;
-            *shutting_down = true;
-            set_health(&reporter, ServingStatus::NotServing).await;
-            drop(shutting_down);
-            let _ = draining_tx.send(true);
-        }
-    };
-
-    let grpc_addr = listeners.grpc.local_addr().ok();
-    tracing::info!(addr = ?grpc_addr, "serving gRPC");
+    tracing::info!(addr = ?listener.local_addr().ok(), "serving gRPC");
     // TCP_NODELAY: small unary answers must not wait for Nagle and the client's delayed
     // ACK (measured by the arena: p99 49 ms without, 2.9 ms with).
-    let incoming = TcpIncoming::from(listeners.grpc).with_nodelay(Some(true));
+    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
     let cut_after = config
         .max_connection_age
         .map(|age| age + config.shutdown_grace);
     let incoming = connections::track(incoming, cut_after);
-    let server = router.serve_with_incoming_shutdown(incoming, signal);
-    tokio::pin!(server);
+    Ok(router.serve_with_incoming_shutdown(incoming, signal))
+}
 
-    let mut drain_started = draining_rx.clone();
+/// Runs `server` to its end, or, once `draining` has turned true, for at most `grace`
+/// more (then the remaining connections are closed by returning).
+async fn run_until_drained(
+    server: impl Future<Output = Result<(), tonic::transport::Error>>,
+    mut draining: watch::Receiver<bool>,
+    grace: Duration,
+) -> Result<(), ServeError> {
+    tokio::pin!(server);
     tokio::select! {
         result = &mut server => result?,
-        _ = async { drain_started.wait_for(|d| *d).await.is_ok() } => {
+        _ = async { draining.wait_for(|d| *d).await.is_ok() } => {
             let began = Instant::now();
-            match tokio::time::timeout(config.shutdown_grace, &mut server).await {
+            match tokio::time::timeout(grace, &mut server).await {
                 Ok(result) => {
                     result?;
                     tracing::info!(drain_ms = began.elapsed().as_millis() as u64, "drained");
                 }
                 Err(_) => tracing::warn!(
-                    grace_secs = config.shutdown_grace.as_secs_f64(),
+                    grace_secs = grace.as_secs_f64(),
                     "drain did not finish within the grace period; closing remaining connections"
                 ),
             }
         }
     }
-    startup_runner.abort();
-    let _ = metrics_stop.send(());
-    let failure = startup_failed.borrow().clone();
-    match failure {
-        Some((index, reason)) => Err(ServeError::Startup { index, reason }),
-        None => Ok(()),
-    }
+    Ok(())
 }
 
 /// Runs the start-up tasks concurrently on blocking threads and waits for all.

@@ -73,6 +73,54 @@ async fn unknown_service_is_not_found() {
     server.shutdown().await.unwrap();
 }
 
+/// The health checking spec (gRPC doc/health-checking.md): "If the requested service is
+/// unknown when the call is received, the server will send a message setting the
+/// serving status to SERVICE_UNKNOWN but will not terminate the call."
+#[tokio::test]
+async fn watch_of_an_unknown_service_streams_service_unknown_and_stays_open() {
+    let mut server = common::start_default().await;
+    let mut watch = HealthClient::new(server.channel.clone())
+        .watch(HealthCheckRequest {
+            service: "gameai.v1.NoSuchService".to_string(),
+        })
+        .await
+        .expect("the call is accepted, not refused with NOT_FOUND")
+        .into_inner();
+    let first = tokio::time::timeout(Duration::from_secs(5), watch.next())
+        .await
+        .expect("a first message within 5 s")
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.status(), ServingStatus::ServiceUnknown);
+    // Not terminated: nothing more (no end of stream) within 300 ms.
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), watch.next())
+            .await
+            .is_err()
+    );
+    // A known service's Watch is unchanged: its status first.
+    let mut known = HealthClient::new(server.channel.clone())
+        .watch(HealthCheckRequest {
+            service: GAME_SERVICES[0].to_string(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        known.next().await.unwrap().unwrap().status(),
+        ServingStatus::Serving
+    );
+    // At the drain the stream ends like any other (UNAVAILABLE).
+    server.signal_shutdown();
+    let end = tokio::time::timeout(Duration::from_secs(5), watch.next())
+        .await
+        .expect("the stream ends within 5 s of the drain")
+        .expect("a final status")
+        .unwrap_err();
+    assert_eq!(end.code(), Code::Unavailable, "{end:?}");
+    server.join().await.unwrap();
+}
+
 #[tokio::test]
 async fn watch_sees_not_serving_during_the_drain_and_the_drain_is_quick() {
     let config = ServerConfig {

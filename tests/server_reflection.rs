@@ -40,9 +40,7 @@ async fn reflection_v1_lists_and_describes_the_services() {
         }
         other => panic!("expected a service list, got {other:?}"),
     };
-    for name in GAME_SERVICES.iter().chain(&["grpc.health.v1.Health"]) {
-        assert!(listed.iter().any(|s| s == name), "{name} not in {listed:?}");
-    }
+    assert_lists_every_service(listed);
 
     match responses.next().await.unwrap().unwrap().message_response {
         Some(MessageResponse::FileDescriptorResponse(files)) => {
@@ -90,10 +88,25 @@ async fn reflection_v1alpha_lists_the_services() {
         }
         other => panic!("expected a service list, got {other:?}"),
     };
-    for name in GAME_SERVICES.iter().chain(&["grpc.health.v1.Health"]) {
-        assert!(listed.iter().any(|s| s == name), "{name} not in {listed:?}");
-    }
+    assert_lists_every_service(listed);
     server.shutdown().await.unwrap();
+}
+
+/// What `grpcurl list` must print, whichever reflection version it speaks: the game
+/// services, health, and both reflection services, each once.
+fn assert_lists_every_service(mut listed: Vec<String>) {
+    let mut expected: Vec<String> = GAME_SERVICES
+        .iter()
+        .chain(&[
+            "grpc.health.v1.Health",
+            "grpc.reflection.v1.ServerReflection",
+            "grpc.reflection.v1alpha.ServerReflection",
+        ])
+        .map(|s| s.to_string())
+        .collect();
+    listed.sort();
+    expected.sort();
+    assert_eq!(listed, expected);
 }
 
 /// The message types a file descriptor response defines, by full name.

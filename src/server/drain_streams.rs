@@ -1,7 +1,8 @@
 //! The end of long-lived streams (health `Watch`, reflection) when the server starts
 //! draining, so that one open stream does not hold the drain for the whole grace period.
+//!
+//! A [`ShortCircuit`] layer that never refuses at once: it wraps the streams' bodies.
 
-use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -10,90 +11,58 @@ use bytes::Bytes;
 use http_body::{Body as HttpBody, Frame, SizeHint};
 use pin_project_lite::pin_project;
 use tokio::sync::watch;
-use tower::{Layer, Service};
+use tonic::Status;
 
+use super::short_circuit::{BoxFuture, HttpResponse, ShortCircuit, ShortCircuitLayer};
 use crate::telemetry::{GrpcType, MethodTable};
-
-type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
-type HttpResponse = http::Response<tonic::body::Body>;
 
 /// Ends long-lived streaming responses (health `Watch`, reflection) when the server
 /// starts draining: after the stream has sent what it had (the `NOT_SERVING` update
 /// among it), it ends with `UNAVAILABLE` "server is shutting down". Without this, one
 /// `Watch` (grpc-go's client-side health checking keeps one per connection) holds
 /// every drain for the whole grace period. Unary calls are left to finish.
-#[derive(Clone, Debug)]
-pub struct DrainStreamsLayer {
-    methods: Arc<MethodTable>,
-    draining: watch::Receiver<bool>,
-}
+pub type DrainStreamsLayer = ShortCircuitLayer<DrainStreams>;
 
 impl DrainStreamsLayer {
     /// `draining` turns true when the drain starts.
     pub fn new(methods: Arc<MethodTable>, draining: watch::Receiver<bool>) -> Self {
-        Self { methods, draining }
+        Self::with_policy(DrainStreams { methods, draining })
     }
 }
 
-impl<S> Layer<S> for DrainStreamsLayer {
-    type Service = DrainStreams<S>;
-
-    fn layer(&self, inner: S) -> Self::Service {
-        DrainStreams {
-            inner,
-            methods: self.methods.clone(),
-            draining: self.draining.clone(),
-        }
-    }
-}
-
-/// The service of [`DrainStreamsLayer`].
+/// The policy of [`DrainStreamsLayer`].
 #[derive(Clone, Debug)]
-pub struct DrainStreams<S> {
-    inner: S,
+pub struct DrainStreams {
     methods: Arc<MethodTable>,
     draining: watch::Receiver<bool>,
 }
 
-impl<S, ReqBody, ResBody> Service<http::Request<ReqBody>> for DrainStreams<S>
-where
-    S: Service<http::Request<ReqBody>, Response = http::Response<ResBody>>,
-    S::Future: Send + 'static,
-    S::Error: Send + 'static,
-    ResBody: HttpBody<Data = Bytes> + Send + 'static,
-    ResBody::Error: Into<tonic::codegen::StdError>,
-{
-    type Response = HttpResponse;
-    type Error = S::Error;
-    type Future = BoxFuture<Result<HttpResponse, S::Error>>;
+impl ShortCircuit for DrainStreams {
+    /// The drain signal, for a streaming method only.
+    type State = Option<watch::Receiver<bool>>;
 
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, req: http::Request<ReqBody>) -> Self::Future {
+    fn admit<B>(&self, req: &mut http::Request<B>) -> Result<Self::State, Status> {
         let streaming = self
             .methods
             .get(req.uri().path())
             .is_some_and(|m| m.grpc_type != GrpcType::Unary);
-        let future = self.inner.call(req);
-        if !streaming {
-            return Box::pin(async move { Ok(future.await?.map(tonic::body::Body::new)) });
-        }
-        let mut draining = self.draining.clone();
-        Box::pin(async move {
-            let response = future.await?;
-            let drained: BoxFuture<()> = Box::pin(async move {
-                // An error means the server is gone: end the stream too.
-                let _ = draining.wait_for(|d| *d).await;
-            });
-            Ok(response.map(|body| {
-                tonic::body::Body::new(DrainBody {
-                    inner: body,
-                    drained: Some(drained),
-                    done: false,
-                })
-            }))
+        Ok(streaming.then(|| self.draining.clone()))
+    }
+
+    fn respond(draining: Self::State, response: HttpResponse) -> HttpResponse {
+        let Some(mut draining) = draining else {
+            return response;
+        };
+        let drained: BoxFuture<()> = Box::pin(async move {
+            // An error means the server is gone: end the stream too.
+            let _ = draining.wait_for(|d| *d).await;
+        });
+        response.map(|body| {
+            tonic::body::Body::new(DrainBody {
+                inner: body,
+                drained: Some(drained),
+                done: false,
+            })
         })
     }
 }

@@ -2,10 +2,8 @@
 //! excess answered at once with `RESOURCE_EXHAUSTED`; health checking and reflection are
 //! never shed.
 //!
-//! The short-circuit answer is a trailers-only gRPC response built with
-//! `tonic::Status::into_http`, so clients see the intended code and message.
+//! A [`ShortCircuit`] layer.
 
-use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -15,12 +13,9 @@ use http_body::{Body as HttpBody, Frame, SizeHint};
 use pin_project_lite::pin_project;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tonic::Status;
-use tower::{Layer, Service};
 
+use super::short_circuit::{HttpResponse, ShortCircuit, ShortCircuitLayer};
 use crate::telemetry::{INFLIGHT_REQUESTS, REQUESTS_SHED_TOTAL};
-
-type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
-type HttpResponse = http::Response<tonic::body::Body>;
 
 /// True for the paths that are never shed: gRPC health checking and both versions of
 /// server reflection. Orchestrators must see health even when the server is full.
@@ -35,42 +30,25 @@ pub fn is_exempt_from_shedding(path: &str) -> bool {
 /// with `RESOURCE_EXHAUSTED` and counted in `gameai_requests_shed_total`. A slot is
 /// held until the response body has ended. `max = 0` means no limit (slots are still
 /// counted in `gameai_inflight_requests`).
-#[derive(Clone, Debug)]
-pub struct InflightLimitLayer {
-    slots: Option<Arc<Semaphore>>,
-    max: usize,
-}
+pub type InflightLimitLayer = ShortCircuitLayer<InflightLimit>;
 
 impl InflightLimitLayer {
     /// A limit of `max` concurrent requests; 0 = unlimited.
     pub fn new(max: usize) -> Self {
         let slots = (max > 0).then(|| Arc::new(Semaphore::new(max)));
-        Self { slots, max }
+        Self::with_policy(InflightLimit { slots, max })
     }
 }
 
-impl<S> Layer<S> for InflightLimitLayer {
-    type Service = InflightLimit<S>;
-
-    fn layer(&self, inner: S) -> Self::Service {
-        InflightLimit {
-            inner,
-            slots: self.slots.clone(),
-            max: self.max,
-        }
-    }
-}
-
-/// The service of [`InflightLimitLayer`].
+/// The policy of [`InflightLimitLayer`].
 #[derive(Clone, Debug)]
-pub struct InflightLimit<S> {
-    inner: S,
+pub struct InflightLimit {
     slots: Option<Arc<Semaphore>>,
     max: usize,
 }
 
 /// One slot of the in-flight limit; keeps `gameai_inflight_requests` up to date.
-struct Slot {
+pub struct Slot {
     _permit: Option<OwnedSemaphorePermit>,
 }
 
@@ -87,26 +65,13 @@ impl Drop for Slot {
     }
 }
 
-impl<S, ReqBody, ResBody> Service<http::Request<ReqBody>> for InflightLimit<S>
-where
-    S: Service<http::Request<ReqBody>, Response = http::Response<ResBody>>,
-    S::Future: Send + 'static,
-    S::Error: Send + 'static,
-    ResBody: HttpBody<Data = Bytes> + Send + 'static,
-    ResBody::Error: Into<tonic::codegen::StdError>,
-{
-    type Response = HttpResponse;
-    type Error = S::Error;
-    type Future = BoxFuture<Result<HttpResponse, S::Error>>;
+impl ShortCircuit for InflightLimit {
+    /// The slot held for the call; `None` for an exempt path.
+    type State = Option<Slot>;
 
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, req: http::Request<ReqBody>) -> Self::Future {
+    fn admit<B>(&self, req: &mut http::Request<B>) -> Result<Option<Slot>, Status> {
         if is_exempt_from_shedding(req.uri().path()) {
-            let future = self.inner.call(req);
-            return Box::pin(async move { Ok(future.await?.map(tonic::body::Body::new)) });
+            return Ok(None);
         }
         let permit = match &self.slots {
             None => None,
@@ -114,25 +79,26 @@ where
                 Ok(permit) => Some(permit),
                 Err(_) => {
                     metrics::counter!(REQUESTS_SHED_TOTAL).increment(1);
-                    let status = Status::resource_exhausted(format!(
+                    return Err(Status::resource_exhausted(format!(
                         "server is at its in-flight limit of {} requests (--max-inflight); retry with backoff",
                         self.max
-                    ));
-                    return Box::pin(async move { Ok(status.into_http()) });
+                    )));
                 }
             },
         };
-        let slot = Slot::new(permit);
-        let future = self.inner.call(req);
-        Box::pin(async move {
-            let response = future.await?;
-            Ok(response.map(|body| {
+        Ok(Some(Slot::new(permit)))
+    }
+
+    fn respond(slot: Option<Slot>, response: HttpResponse) -> HttpResponse {
+        match slot {
+            None => response,
+            Some(slot) => response.map(|body| {
                 tonic::body::Body::new(GuardedBody {
                     inner: body,
                     guard: Some(slot),
                 })
-            }))
-        })
+            }),
+        }
     }
 }
 

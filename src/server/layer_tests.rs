@@ -13,6 +13,7 @@ use super::deadline::*;
 use super::drain_streams::*;
 use super::inflight::*;
 use crate::service::RequestDeadline;
+use crate::telemetry::grpc::CountedBody;
 use crate::telemetry::{GrpcMetricsLayer, prometheus_handle};
 use crate::telemetry::{GrpcType, MethodTable, REQUESTS_SHED_TOTAL};
 use bytes::Bytes;
@@ -52,16 +53,17 @@ fn ok_response(code: u8) -> http::Response<tonic::body::Body> {
     ))))
 }
 
-/// A service that sleeps `delay` before answering OK.
-fn sleeper(
+/// A service that sleeps `delay` before answering OK (behind the metrics layer, its
+/// requests' bodies are `CountedBody<()>`).
+fn sleeper<B: Send + 'static>(
     delay: Duration,
 ) -> impl Service<
-    http::Request<()>,
+    http::Request<B>,
     Response = http::Response<tonic::body::Body>,
     Error = Infallible,
     Future = impl Send + 'static,
 > + Clone {
-    service_fn(move |_req: http::Request<()>| async move {
+    service_fn(move |_req: http::Request<B>| async move {
         tokio::time::sleep(delay).await;
         Ok::<_, Infallible>(ok_response(0))
     })
@@ -335,7 +337,7 @@ async fn codes_are_read_from_trailers_and_latency_is_observed() {
             "Trailers",
             GrpcType::Unary,
         )])))
-        .service(service_fn(|_req: http::Request<()>| async {
+        .service(service_fn(|_req: http::Request<CountedBody<()>>| async {
             tokio::time::sleep(Duration::from_millis(30)).await;
             // 3 = INVALID_ARGUMENT, sent after a data frame.
             Ok::<_, Infallible>(ok_response(3))
@@ -360,6 +362,31 @@ async fn codes_are_read_from_trailers_and_latency_is_observed() {
     };
     assert_eq!(le("0.025"), 0.0);
     assert_eq!(le("0.05"), 1.0);
+    // The answer held one (empty) message; the request body was never read.
+    assert_eq!(metric(crate::telemetry::MSG_SENT_TOTAL, &labels), 1.0);
+    assert_eq!(metric(crate::telemetry::MSG_RECEIVED_TOTAL, &labels), 0.0);
+}
+
+#[tokio::test]
+async fn every_series_of_a_method_exists_before_its_first_call() {
+    let _layer = GrpcMetricsLayer::new(table(&[("Fresh", GrpcType::ServerStream)]));
+    let text = prometheus_handle().render();
+    let series = |name: &str| {
+        text.lines()
+            .filter(|l| l.starts_with(&format!("{name}{{")))
+            .filter(|l| l.contains("grpc_method=\"Fresh\""))
+            .map(|l| {
+                assert!(l.contains("grpc_type=\"server_stream\""), "{l}");
+                assert!(l.ends_with(" 0"), "{l}");
+            })
+            .count()
+    };
+    assert_eq!(series(crate::telemetry::STARTED_TOTAL), 1);
+    assert_eq!(series(crate::telemetry::MSG_RECEIVED_TOTAL), 1);
+    assert_eq!(series(crate::telemetry::MSG_SENT_TOTAL), 1);
+    // One per gRPC code (17), as go-grpc-prometheus's InitializeMetrics does.
+    assert_eq!(series(crate::telemetry::HANDLED_TOTAL), 17);
+    assert_eq!(series("grpc_server_handling_seconds_count"), 1);
 }
 
 #[tokio::test]

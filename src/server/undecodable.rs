@@ -32,88 +32,54 @@
 //! Left to tonic: the compressed-flag errors (gRPC's compression spec requires
 //! `INTERNAL` for them) and the bidirectional reflection stream, whose handler ends
 //! the stream without an error when a message does not decode.
+//!
+//! A [`ShortCircuit`] layer that never refuses at once: it rewrites the answer.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
-use bytes::Bytes;
-use http_body::Body as HttpBody;
 use tonic::{Code, Status};
-use tower::{Layer, Service};
 
+use super::short_circuit::{HttpResponse, ShortCircuit, ShortCircuitLayer};
 use crate::telemetry::{MethodTable, grpc_status_code};
-
-type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
-type HttpResponse = http::Response<tonic::body::Body>;
 
 /// Rewrites tonic's `INTERNAL` answers to undecodable requests into
 /// `INVALID_ARGUMENT`. See the [module docs](self).
-#[derive(Clone, Debug)]
-pub struct UndecodableRequestLayer {
-    methods: Arc<MethodTable>,
-}
+pub type UndecodableRequestLayer = ShortCircuitLayer<UndecodableRequest>;
 
 impl UndecodableRequestLayer {
     /// A layer for the methods of `methods` (their request types name the message).
     pub fn new(methods: Arc<MethodTable>) -> Self {
-        Self { methods }
+        Self::with_policy(UndecodableRequest { methods })
     }
 }
 
-impl<S> Layer<S> for UndecodableRequestLayer {
-    type Service = UndecodableRequest<S>;
-
-    fn layer(&self, inner: S) -> Self::Service {
-        UndecodableRequest {
-            inner,
-            methods: self.methods.clone(),
-        }
-    }
-}
-
-/// The service of [`UndecodableRequestLayer`].
+/// The policy of [`UndecodableRequestLayer`].
 #[derive(Clone, Debug)]
-pub struct UndecodableRequest<S> {
-    inner: S,
+pub struct UndecodableRequest {
     methods: Arc<MethodTable>,
 }
 
-impl<S, ReqBody, ResBody> Service<http::Request<ReqBody>> for UndecodableRequest<S>
-where
-    S: Service<http::Request<ReqBody>, Response = http::Response<ResBody>>,
-    S::Future: Send + 'static,
-    S::Error: Send + 'static,
-    ResBody: HttpBody<Data = Bytes> + Send + 'static,
-    ResBody::Error: Into<tonic::codegen::StdError>,
-{
-    type Response = HttpResponse;
-    type Error = S::Error;
-    type Future = BoxFuture<Result<HttpResponse, S::Error>>;
+impl ShortCircuit for UndecodableRequest {
+    /// The request type of a known method.
+    type State = Option<String>;
 
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, req: http::Request<ReqBody>) -> Self::Future {
-        let input_type = self
+    fn admit<B>(&self, req: &mut http::Request<B>) -> Result<Self::State, Status> {
+        Ok(self
             .methods
             .get(req.uri().path())
-            .map(|m| m.input_type.clone());
-        let future = self.inner.call(req);
-        Box::pin(async move {
-            let response = future.await?;
-            if let Some(input_type) = input_type
-                && grpc_status_code(response.headers()) == Some(Code::Internal)
-                && let Some(status) = Status::from_header_map(response.headers())
-                && let Some(reason) = undecodable_reason(status.message())
-            {
-                let message = format!("request could not be decoded as {input_type}: {reason}");
-                return Ok(Status::invalid_argument(message).into_http());
-            }
-            Ok(response.map(tonic::body::Body::new))
-        })
+            .map(|m| m.input_type.clone()))
+    }
+
+    fn respond(input_type: Self::State, response: HttpResponse) -> HttpResponse {
+        if let Some(input_type) = input_type
+            && grpc_status_code(response.headers()) == Some(Code::Internal)
+            && let Some(status) = Status::from_header_map(response.headers())
+            && let Some(reason) = undecodable_reason(status.message())
+        {
+            let message = format!("request could not be decoded as {input_type}: {reason}");
+            return Status::invalid_argument(message).into_http();
+        }
+        response
     }
 }
 
