@@ -21,7 +21,7 @@
 //!   ([`CALL_OVERHEAD_BYTES`], by `service::run_blocking`), never refused: with many
 //!   calls at once that overhead adds up, and the engines then get that much less.
 //! - Finished mahjong plans leave their buffers for the next call
-//!   (`crate::mahjong::probability::spare`): still charged here, at most an eighth of
+//!   (`crate::mahjong::probability::buffer_pool`): still charged here, at most an eighth of
 //!   the limit, and freed before any engine's growth would be refused (the budget's
 //!   [`Reclaim`]er). Idle, [`MemoryBudget::used`] is therefore their bytes, not 0.
 //! - Engines reserve what they really allocate (capacity, not length; hash-table
@@ -49,7 +49,7 @@
 //! returns to within 0.5 MB of idle when the calls end. The price is that every large
 //! block is a fresh mapping whose pages fault in one by one; the mahjong plans, which
 //! grow the most per call, keep their buffers for the next call instead
-//! (`crate::mahjong::probability::spare`), charged to the budget.
+//! (`crate::mahjong::probability::buffer_pool`), charged to the budget.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

@@ -453,19 +453,22 @@ async fn mahjong_bad_requests_name_their_field() {
             "empty message",
             Bad::Analyze(Default::default()),
             "hand",
-            "hand has 0 tiles with 0 melds; expected 13 or 14 tiles counting 3 per meld",
+            "hand has 0 tiles; expected 1, 2, 4, 5, 7, 8, 10, 11, 13 or 14 \
+             (13 or 14 less 3 per meld called)",
         ),
         (
             "12 tiles",
             analyze("123m456p789s111z", vec![], "", GENERAL),
             "hand",
-            "hand has 12 tiles with 0 melds; expected 13 or 14 tiles counting 3 per meld",
+            "hand has 12 tiles; expected 1, 2, 4, 5, 7, 8, 10, 11, 13 or 14 \
+             (13 or 14 less 3 per meld called)",
         ),
         (
             "15 tiles",
             analyze("123m456p789s111222z", vec![], "", GENERAL),
             "hand",
-            "hand has 15 tiles with 0 melds; expected 13 or 14 tiles counting 3 per meld",
+            "hand has 15 tiles; expected 1, 2, 4, 5, 7, 8, 10, 11, 13 or 14 \
+             (13 or 14 less 3 per meld called)",
         ),
         (
             "five copies in hand",
@@ -604,7 +607,38 @@ async fn mahjong_bad_requests_name_their_field() {
                 GENERAL,
             ),
             "hand",
-            "hand has 14 tiles with 1 melds; expected 13 or 14 tiles counting 3 per meld",
+            "hand has 14 tiles beside 1 meld; expected 10 or 11 (13 or 14 counting 3 per meld)",
+        ),
+        // RIICHI's set has one red five per suit: a second 0m names the field it is in.
+        (
+            "two red 5m in hand under RIICHI",
+            analyze("005m456p789s1122z", vec![], "", Ruleset::Riichi),
+            "hand",
+            "red five 0m appears 2 times; RIICHI has one red five per suit",
+        ),
+        (
+            "a second red 5p in visible under RIICHI",
+            Bad::Discard(proto::SuggestMahjongDiscardRequest {
+                hand: "123m406p789s11222z".into(),
+                visible: "0p".into(),
+                ruleset: Ruleset::Riichi as i32,
+                ..Default::default()
+            }),
+            "visible",
+            "red five 0p appears 2 times; RIICHI has one red five per suit",
+        ),
+        (
+            "a second red 5s in a meld under RIICHI",
+            Bad::Call(proto::SuggestMahjongCallRequest {
+                hand: "0s456p789m123z".into(),
+                melds: vec![meld(MeldKind::Pon, "055s")],
+                offered_tile: "1z".into(),
+                from: left,
+                ruleset: Ruleset::Riichi as i32,
+                ..Default::default()
+            }),
+            "melds",
+            "red five 0s appears 2 times; RIICHI has one red five per suit",
         ),
         (
             "huge hand string",

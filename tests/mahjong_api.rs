@@ -151,6 +151,85 @@ async fn melds_implied_or_listed() {
     assert!(u.tiles.iter().any(|t| t.tile == "2m" && t.count == 3));
 }
 
+/// DESIGN.md's mpsz notation in upper case reads as in lower case, as the other games read
+/// theirs (Dou Dizhu's `t`, gomoku's `H8`): the same hand, the same answer.
+#[tokio::test]
+async fn suit_letters_in_either_case() {
+    let server = common::start_default().await;
+    let lower = analyze(
+        &server,
+        request("123m456p789s1112z", "2z", Ruleset::General),
+    )
+    .await
+    .unwrap();
+    let upper = analyze(
+        &server,
+        request("123M456P789S1112Z", "2Z", Ruleset::General),
+    )
+    .await
+    .unwrap();
+    assert_eq!(upper, lower);
+    // Tenpai on 2z with one 2z seen, as in `tenpai_hand_forms_and_ukeire`.
+    assert_eq!(upper.ukeire.unwrap().total, 2);
+}
+
+/// A short hand (melds called, not listed) is accepted: 10 tiles with one meld implied.
+/// The size fault says which sizes are.
+#[tokio::test]
+async fn short_hands_are_accepted_and_the_size_fault_lists_the_sizes() {
+    let server = common::start_default().await;
+    // 123m 456p 789s 1z: three sets and a single, tenpai on 1z (3 unseen).
+    let r = analyze(&server, request("123m456p789s1z", "", Ruleset::General))
+        .await
+        .unwrap();
+    assert_eq!(r.shanten, 0);
+    assert_invalid(
+        analyze(&server, request("", "", Ruleset::General)).await,
+        "hand",
+        "hand has 0 tiles; expected 1, 2, 4, 5, 7, 8, 10, 11, 13 or 14 \
+         (13 or 14 less 3 per meld called)",
+    );
+    // Two melds listed leave room for 13 - 6 = 7 or 8 tiles.
+    let mut req = request("123m456p789s1z", "", Ruleset::General);
+    req.melds = vec![meld(MeldKind::Pon, "222z"), meld(MeldKind::Pon, "333z")];
+    assert_invalid(
+        analyze(&server, req).await,
+        "hand",
+        "hand has 10 tiles beside 2 melds; expected 7 or 8 (13 or 14 counting 3 per meld)",
+    );
+}
+
+/// RIICHI's set holds one red five per suit (DESIGN.md: "three red fives"): a second
+/// `0m` is a fault of the field it appears in; GENERAL reads `0m` as a five only.
+#[tokio::test]
+async fn riichi_holds_one_red_five_per_suit() {
+    let server = common::start_default().await;
+    let reason = "red five 0m appears 2 times; RIICHI has one red five per suit";
+    assert_invalid(
+        analyze(&server, request("005m456p789s1122z", "", Ruleset::Riichi)).await,
+        "hand",
+        reason,
+    );
+    assert_invalid(
+        analyze(&server, request("05m456p789s11222z", "0m", Ruleset::Riichi)).await,
+        "visible",
+        reason,
+    );
+    let mut req = request("0m456p789s123z", "", Ruleset::Riichi);
+    req.melds = vec![meld(MeldKind::Pon, "055m")];
+    assert_invalid(analyze(&server, req).await, "melds", reason);
+    // One red five of each suit is the set's three: accepted.
+    let r = analyze(
+        &server,
+        request("0m0p0s456m456p45s12z", "", Ruleset::Riichi),
+    )
+    .await
+    .unwrap();
+    assert!(r.shanten >= 0);
+    let general = request("005m456p789s1122z", "0m", Ruleset::General);
+    assert!(analyze(&server, general).await.is_ok());
+}
+
 fn meld(kind: MeldKind, tiles: &str) -> Meld {
     Meld {
         kind: kind as i32,
@@ -184,7 +263,8 @@ async fn invalid_arguments_name_the_field() {
     assert_invalid(
         analyze(&server, request("123m456p789s111z", "", Ruleset::General)).await,
         "hand",
-        "hand has 12 tiles with 0 melds; expected 13 or 14 tiles counting 3 per meld",
+        "hand has 12 tiles; expected 1, 2, 4, 5, 7, 8, 10, 11, 13 or 14 \
+         (13 or 14 less 3 per meld called)",
     );
     assert_invalid(
         analyze(&server, request("123m456p789s1122z", "", Ruleset::Sichuan)).await,

@@ -8,8 +8,8 @@
 //! of the same sequences in debug builds, where `cargo test` runs them.
 
 use gameai::mahjong::hand::Hand;
-use gameai::mahjong::probability::eval::Eval;
 use gameai::mahjong::probability::plan::{PlanConfig, Planner, better};
+use gameai::mahjong::probability::shanten_judge::ShantenJudge;
 use gameai::mahjong::rules::Ruleset;
 use gameai::mahjong::shanten::{self, ANY_SUIT};
 use gameai::mahjong::strategy::{
@@ -42,25 +42,25 @@ fn candidate<'a>(cands: &'a [DiscardCandidate], t: &str) -> &'a DiscardCandidate
 type BruteMemo = std::collections::HashMap<([u8; 34], [u8; 34], bool, u32), (f64, f64)>;
 
 fn brute_optimal(
-    eval: &Eval,
+    judge: &ShantenJudge,
     h: &mut [u8; 34],
     pool: &mut [u8; 34],
     reached: bool,
     r: u32,
     memo: &mut BruteMemo,
 ) -> (f64, f64) {
-    let reached = reached || eval.shanten(h) <= 0;
+    let reached = reached || judge.shanten(h) <= 0;
     let key = (*h, *pool, reached, r);
     if let Some(&v) = memo.get(&key) {
         return v;
     }
-    let v = brute_optimal_uncached(eval, h, pool, reached, r, memo);
+    let v = brute_optimal_uncached(judge, h, pool, reached, r, memo);
     memo.insert(key, v);
     v
 }
 
 fn brute_optimal_uncached(
-    eval: &Eval,
+    judge: &ShantenJudge,
     h: &mut [u8; 34],
     pool: &mut [u8; 34],
     reached: bool,
@@ -82,7 +82,7 @@ fn brute_optimal_uncached(
         let p = f64::from(pool[k]) / f64::from(total);
         pool[k] -= 1;
         h[k] += 1;
-        let v = if eval.is_winning(h) {
+        let v = if judge.is_winning(h) {
             (1.0, 1.0)
         } else {
             let mut best = (-1.0, -1.0);
@@ -91,7 +91,7 @@ fn brute_optimal_uncached(
                     continue;
                 }
                 h[j] -= 1;
-                let v = brute_optimal(eval, h, pool, reached, r - 1, memo);
+                let v = brute_optimal(judge, h, pool, reached, r - 1, memo);
                 h[j] += 1;
                 if better(v.0, v.1, best.0, best.1) {
                     best = v;
@@ -109,8 +109,8 @@ fn brute_optimal_uncached(
 
 /// Brute force of the advance-or-throw class: a draw that lowers shanten is kept with the
 /// best (lexicographic) discard among those leaving shanten - 1; any other draw thrown.
-fn brute_aot(eval: &Eval, h: &mut [u8; 34], pool: &mut [u8; 34], r: u32) -> (f64, f64) {
-    let s = eval.shanten(h);
+fn brute_aot(judge: &ShantenJudge, h: &mut [u8; 34], pool: &mut [u8; 34], r: u32) -> (f64, f64) {
+    let s = judge.shanten(h);
     let tenpai = if s <= 0 { 1.0 } else { 0.0 };
     if r == 0 {
         return (0.0, tenpai);
@@ -124,7 +124,7 @@ fn brute_aot(eval: &Eval, h: &mut [u8; 34], pool: &mut [u8; 34], r: u32) -> (f64
         let p = f64::from(pool[k]) / f64::from(total);
         pool[k] -= 1;
         h[k] += 1;
-        let after = eval.shanten(h);
+        let after = judge.shanten(h);
         let v = if after == -1 {
             (1.0, 1.0)
         } else if after < s {
@@ -134,8 +134,8 @@ fn brute_aot(eval: &Eval, h: &mut [u8; 34], pool: &mut [u8; 34], r: u32) -> (f64
                     continue;
                 }
                 h[j] -= 1;
-                if eval.shanten(h) == s - 1 {
-                    let v = brute_aot(eval, h, pool, r - 1);
+                if judge.shanten(h) == s - 1 {
+                    let v = brute_aot(judge, h, pool, r - 1);
                     if better(v.0, v.1, best.0, best.1) {
                         best = v;
                     }
@@ -145,7 +145,7 @@ fn brute_aot(eval: &Eval, h: &mut [u8; 34], pool: &mut [u8; 34], r: u32) -> (f64
             best
         } else {
             h[k] -= 1;
-            let v = brute_aot(eval, h, pool, r - 1);
+            let v = brute_aot(judge, h, pool, r - 1);
             h[k] += 1;
             v
         };
@@ -252,8 +252,8 @@ fn exact_answers_equal_a_brute_force_of_the_true_model() {
     let (mut checked, mut nonzero) = (0, 0);
     for n in 0..cases {
         let c = random_case(&mut rng, 3, 5..=9);
-        let eval = Eval::new(c.melds, c.ruleset, ANY_SUIT);
-        let ranked = rank_discards(&eval, &c.hand, &c.pool, c.draws, None);
+        let judge = ShantenJudge::new(c.melds, c.ruleset, ANY_SUIT);
+        let ranked = rank_discards(&judge, &c.hand, &c.pool, c.draws, None);
         if !ranked.exact {
             continue;
         }
@@ -266,7 +266,7 @@ fn exact_answers_equal_a_brute_force_of_the_true_model() {
             h[cand.tile.index()] -= 1;
             let mut pool = c.pool;
             let (w, t) = brute_optimal(
-                &eval,
+                &judge,
                 &mut h,
                 &mut pool,
                 false,
@@ -330,9 +330,9 @@ fn advance_or_throw_values_equal_a_brute_force_of_the_class() {
     };
     for n in 0..cases {
         let c = random_case(&mut rng, max_draws, 5..=12);
-        let eval = Eval::new(c.melds, c.ruleset, ANY_SUIT);
+        let judge = ShantenJudge::new(c.melds, c.ruleset, ANY_SUIT);
         let mut planner = Planner::new(
-            eval,
+            judge,
             PlanConfig::ADVANCE_OR_THROW,
             &c.hand,
             &c.pool,
@@ -349,7 +349,7 @@ fn advance_or_throw_values_equal_a_brute_force_of_the_class() {
             let mut h = c.hand;
             h[d] -= 1;
             let mut pool = c.pool;
-            let (w, t) = brute_aot(&eval, &mut h, &mut pool, c.draws);
+            let (w, t) = brute_aot(&judge, &mut h, &mut pool, c.draws);
             let what = format!(
                 "case {n}: hand {} pool {} draws {} discard {d}",
                 TileCounts(c.hand),

@@ -1,4 +1,4 @@
-//! The plan's spare buffers (`src/mahjong/probability/spare.rs`): a planner that takes
+//! The plan's spare buffers (`src/mahjong/probability/buffer_pool.rs`): a planner that takes
 //! the buffers a finished one left behind gives the same values to the bit as one that
 //! starts from empty buffers, and the budget accounting follows the buffers.
 //!
@@ -6,9 +6,9 @@
 //! another test's planners would take or leave sets in between.
 
 use gameai::mahjong::hand::Hand;
-use gameai::mahjong::probability::eval::Eval;
+use gameai::mahjong::probability::buffer_pool::BufferPool;
 use gameai::mahjong::probability::plan::{PlanConfig, Planner};
-use gameai::mahjong::probability::spare::SparePool;
+use gameai::mahjong::probability::shanten_judge::ShantenJudge;
 use gameai::mahjong::rules::Ruleset;
 use gameai::mahjong::shanten::ANY_SUIT;
 use gameai::memory_budget::MemoryBudget;
@@ -26,9 +26,9 @@ fn plan_bits(planner: &mut Planner, hand: &[u8; 34]) -> Vec<(usize, u64, u64)> {
 }
 
 fn planner(hand: &Hand, draws: u32) -> Planner {
-    let eval = Eval::new(0, Ruleset::Riichi, ANY_SUIT);
+    let judge = ShantenJudge::new(0, Ruleset::Riichi, ANY_SUIT);
     Planner::new(
-        eval,
+        judge,
         PlanConfig::ONE_CHANGE,
         &hand.concealed().0,
         &hand.unseen(),
@@ -39,7 +39,7 @@ fn planner(hand: &Hand, draws: u32) -> Planner {
 
 #[test]
 fn a_planner_on_spare_buffers_gives_the_same_values_and_is_charged_for_them() {
-    let pool = SparePool::global();
+    let pool = BufferPool::global();
     let budget = MemoryBudget::global();
     pool.release();
     assert_eq!((pool.bytes(), budget.used()), (0, 0));

@@ -169,7 +169,7 @@ fn run(budget_mb: u64, concurrency: usize, budget_ms: u32) -> Figures {
         assert_eq!(limit, (budget_mb << 20) as f64);
         assert!(max_used_bytes <= limit, "{max_used_bytes} > {limit}");
         // Once the calls have answered, what stays reserved is the spare buffers finished
-        // plans left for the next call (src/mahjong/probability/spare.rs): at most an
+        // plans left for the next call (src/mahjong/probability/buffer_pool.rs): at most an
         // eighth of the budget, and nothing else.
         let pooled = metric_value(&text, "gameai_engine_memory_pooled_bytes", &[]).unwrap();
         assert!(pooled <= limit / 8.0, "{pooled} > {limit} / 8");

@@ -1,7 +1,7 @@
 //! The mahjong engine's error type: one variant per fault, each message naming it.
 
 use super::rules::Ruleset;
-use super::tile::Tile;
+use super::tile::{Suit, Tile};
 
 /// Everything that can be wrong with mahjong input (tiles, melds, hand shape, ruleset).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -54,10 +54,9 @@ pub enum MahjongError {
     /// A chi under a ruleset without chi (SICHUAN).
     #[error("{0} has no chi")]
     ChiNotAllowed(Ruleset),
-    /// A hand whose size is not 3n+1 or 3n+2 with n <= 4, or that does not fit the melds.
-    #[error(
-        "hand has {tiles} tiles with {melds} melds; expected 13 or 14 tiles counting 3 per meld"
-    )]
+    /// A hand whose size is not 3n+1 or 3n+2 with n <= 4, or that does not fit the melds
+    /// listed. The message lists the sizes accepted (see [`super::hand::Hand`]).
+    #[error("{}", hand_size_message(*.tiles, *.melds))]
     BadHandSize {
         /// Tiles in the concealed hand.
         tiles: usize,
@@ -67,7 +66,40 @@ pub enum MahjongError {
     /// SICHUAN melds in all three suits: no suit is left for the hand to lack.
     #[error("melds cover all three suits; a SICHUAN hand must lack one")]
     NoSuitToLack,
+    /// More red fives of a suit than the ruleset's set holds (RIICHI: one per suit),
+    /// across hand, melds and visible tiles.
+    #[error(
+        "red five 0{} appears {count} times; {ruleset} has one red five per suit",
+        .suit.letter()
+    )]
+    TooManyRedFives {
+        /// The suit.
+        suit: Suit,
+        /// How many red fives of it were given.
+        count: usize,
+        /// The ruleset.
+        ruleset: Ruleset,
+    },
     /// More than four melds.
     #[error("{0} melds given; a hand has at most 4")]
     TooManyMelds(usize),
+}
+
+/// What [`MahjongError::BadHandSize`] says: the sizes accepted beside the melds listed.
+/// Without melds a short hand is accepted, its melds implied (13 or 14 tiles less 3 per
+/// meld called); with melds, the hand and 3 tiles per meld make 13 or 14.
+fn hand_size_message(tiles: usize, melds: usize) -> String {
+    if melds == 0 {
+        return format!(
+            "hand has {tiles} tiles; expected 1, 2, 4, 5, 7, 8, 10, 11, 13 or 14 \
+             (13 or 14 less 3 per meld called)"
+        );
+    }
+    let room = 13usize.saturating_sub(3 * melds);
+    let noun = if melds == 1 { "meld" } else { "melds" };
+    format!(
+        "hand has {tiles} tiles beside {melds} {noun}; expected {room} or {} \
+         (13 or 14 counting 3 per meld)",
+        room + 1
+    )
 }

@@ -7,7 +7,7 @@ use super::error::MahjongError;
 use super::meld::Meld;
 use super::rules::Ruleset;
 use super::shanten::{self, LackableSuits, ShantenForms};
-use super::tile::{COPIES, KINDS, Suit, Tile, TileCounts};
+use super::tile::{COPIES, KINDS, RedFives, Suit, Tile, TileCounts};
 
 /// Which input a validation fault is in (the API names it in INVALID_ARGUMENT).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +30,17 @@ pub struct InvalidHand {
     pub error: MahjongError,
 }
 
+/// The red fives (`0m`, `0p`, `0s`) each input marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MarkedRedFives {
+    /// In the concealed tiles.
+    pub hand: RedFives,
+    /// In the listed melds, all together.
+    pub melds: RedFives,
+    /// Among the visible tiles.
+    pub visible: RedFives,
+}
+
 /// A hand checked against its ruleset.
 ///
 /// `concealed` holds 3n+1 or 3n+2 tiles, n <= 4. Melds are either listed (`melds`, then
@@ -43,6 +54,8 @@ pub struct Hand {
     called: u8,
     visible: TileCounts,
     ruleset: Ruleset,
+    /// Red fives among the concealed tiles (none unless given, [`Hand::with_red_fives`]).
+    red_fives: RedFives,
 }
 
 impl Hand {
@@ -125,25 +138,50 @@ impl Hand {
             called,
             visible,
             ruleset,
+            red_fives: RedFives::NONE,
         })
     }
 
-    /// Parses and validates mpsz strings: `concealed`, `melds`, `visible`.
+    /// The same hand with the red fives its inputs marked, checked against the ruleset's
+    /// set (RIICHI: one per suit) across hand, then melds, then visible tiles: the field
+    /// where one too many appears is at fault.
+    pub fn with_red_fives(mut self, marked: MarkedRedFives) -> Result<Hand, InvalidHand> {
+        let check = |field, red: RedFives| {
+            self.ruleset
+                .check_red_fives(&red)
+                .map_err(|error| InvalidHand { field, error })
+        };
+        let with_melds = marked.hand.plus(&marked.melds);
+        check(HandField::Hand, marked.hand)?;
+        check(HandField::Melds, with_melds)?;
+        check(HandField::Visible, with_melds.plus(&marked.visible))?;
+        self.red_fives = marked.hand;
+        Ok(self)
+    }
+
+    /// Parses and validates mpsz strings: `concealed`, `melds`, `visible` (the red fives
+    /// of the two strings checked too; the melds', not given here, count none).
     pub fn parse(
         concealed: &str,
         melds: Vec<Meld>,
         visible: &str,
         ruleset: Ruleset,
     ) -> Result<Hand, InvalidHand> {
-        let concealed = concealed.parse().map_err(|error| InvalidHand {
-            field: HandField::Hand,
-            error,
-        })?;
-        let visible = visible.parse().map_err(|error| InvalidHand {
-            field: HandField::Visible,
-            error,
-        })?;
-        Hand::new(concealed, melds, visible, ruleset)
+        let (concealed, hand_red) =
+            TileCounts::parse_with_red_fives(concealed).map_err(|error| InvalidHand {
+                field: HandField::Hand,
+                error,
+            })?;
+        let (visible, visible_red) =
+            TileCounts::parse_with_red_fives(visible).map_err(|error| InvalidHand {
+                field: HandField::Visible,
+                error,
+            })?;
+        Hand::new(concealed, melds, visible, ruleset)?.with_red_fives(MarkedRedFives {
+            hand: hand_red,
+            melds: RedFives::NONE,
+            visible: visible_red,
+        })
     }
 
     /// The concealed tiles.
@@ -164,6 +202,11 @@ impl Hand {
     /// The visible tiles.
     pub fn visible(&self) -> &TileCounts {
         &self.visible
+    }
+
+    /// Red fives among the concealed tiles, as given.
+    pub fn red_fives(&self) -> RedFives {
+        self.red_fives
     }
 
     /// The ruleset.
@@ -318,6 +361,44 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.field, HandField::Melds);
+    }
+
+    /// RIICHI's set has one red five per suit (DESIGN.md, "three red fives"): a second
+    /// `0m` anywhere is a fault of the field where it appears; other rulesets read `0m`
+    /// as a five only.
+    #[test]
+    fn riichi_holds_one_red_five_per_suit() {
+        let h = hand("0m234p", &[], "0p0s", Ruleset::Riichi).unwrap();
+        assert_eq!(h.red_fives(), RedFives([1, 0, 0]));
+        let two_in_hand = hand("00m234p", &[], "", Ruleset::Riichi).unwrap_err();
+        assert_eq!(two_in_hand.field, HandField::Hand);
+        assert_eq!(
+            two_in_hand.error,
+            MahjongError::TooManyRedFives {
+                suit: Suit::Man,
+                count: 2,
+                ruleset: Ruleset::Riichi
+            }
+        );
+        let one_more_seen = hand("0m234p", &[], "0m", Ruleset::Riichi).unwrap_err();
+        assert_eq!(one_more_seen.field, HandField::Visible);
+        let one_in_a_meld = Hand::new(
+            "0m234p123456s".parse().unwrap(),
+            vec![Meld::parse(MeldKind::Pon, "055m").unwrap()],
+            TileCounts::EMPTY,
+            Ruleset::Riichi,
+        )
+        .unwrap()
+        .with_red_fives(MarkedRedFives {
+            hand: RedFives([1, 0, 0]),
+            melds: RedFives([1, 0, 0]),
+            visible: RedFives::NONE,
+        })
+        .unwrap_err();
+        assert_eq!(one_in_a_meld.field, HandField::Melds);
+        for r in [Ruleset::General, Ruleset::Sichuan] {
+            assert!(hand("00m234p", &[], "0m", r).is_ok(), "{r}");
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::error::MahjongError;
-use super::tile::{Tile, TileCounts};
+use super::tile::{RedFives, Tile, TileCounts};
 
 /// The kind of a meld.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,15 +45,24 @@ impl Meld {
     /// consecutive tiles of one numbered suit; [`MahjongError::BadPon`] unless three
     /// identical tiles; [`MahjongError::BadKan`] unless four identical tiles.
     pub fn parse(kind: MeldKind, tiles: &str) -> Result<Meld, MahjongError> {
-        let counts: TileCounts = tiles.parse()?;
-        Meld::from_counts(kind, &counts).ok_or_else(|| {
+        Meld::parse_with_red_fives(kind, tiles).map(|(meld, _)| meld)
+    }
+
+    /// [`Meld::parse`], with the red fives `tiles` marks (`"0555p"`: one).
+    pub fn parse_with_red_fives(
+        kind: MeldKind,
+        tiles: &str,
+    ) -> Result<(Meld, RedFives), MahjongError> {
+        let (counts, red) = TileCounts::parse_with_red_fives(tiles)?;
+        let meld = Meld::from_counts(kind, &counts).ok_or_else(|| {
             let shown = counts.to_string();
             match kind {
                 MeldKind::Chi => MahjongError::BadChi(shown),
                 MeldKind::Pon => MahjongError::BadPon(shown),
                 _ => MahjongError::BadKan(shown),
             }
-        })
+        })?;
+        Ok((meld, red))
     }
 
     /// The meld of `kind` made of exactly `tiles`, if they form one.

@@ -6,6 +6,9 @@
 //! | `Sichuan` | 108   | no      | no  | four identical = two pairs    | no               | yes          |
 //! | `Riichi`  | 136   | yes     | yes | seven distinct pairs          | yes              | no           |
 //!
+//! RIICHI's set has one red five per numbered suit (`0m`, `0p`, `0s`); elsewhere `0m` is
+//! read as a five and not limited apart.
+//!
 //! SICHUAN (四川麻将, 缺一门): a winning hand holds tiles of at most two of the three
 //! suits, whatever its form (regular or seven pairs). Shanten under SICHUAN is the minimum
 //! over the three choices of the missing suit; tiles of the chosen missing suit are
@@ -17,7 +20,7 @@ use std::fmt;
 
 use super::error::MahjongError;
 use super::meld::{Meld, MeldKind};
-use super::tile::{Suit, TileCounts};
+use super::tile::{RedFives, Suit, TileCounts};
 
 /// The rules deciding which hands win and which calls exist.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -77,6 +80,34 @@ impl Ruleset {
     /// Tiles in the full set (136 or 108).
     pub const fn tile_count(self) -> usize {
         if self.has_honours() { 136 } else { 108 }
+    }
+
+    /// Red fives of each numbered suit in the set: one under RIICHI (three red fives,
+    /// DESIGN.md); `None` where the ruleset has no red fives and `0m` is only another
+    /// way to write a five.
+    pub const fn red_fives_per_suit(self) -> Option<u8> {
+        match self {
+            Ruleset::Riichi => Some(1),
+            _ => None,
+        }
+    }
+
+    /// Rejects more red fives of a suit than the set holds.
+    pub fn check_red_fives(self, red: &RedFives) -> Result<(), MahjongError> {
+        let Some(limit) = self.red_fives_per_suit() else {
+            return Ok(());
+        };
+        match [Suit::Man, Suit::Pin, Suit::Sou]
+            .into_iter()
+            .find(|&suit| red.count(suit) > limit)
+        {
+            Some(suit) => Err(MahjongError::TooManyRedFives {
+                suit,
+                count: usize::from(red.count(suit)),
+                ruleset: self,
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Rejects honour tiles under a ruleset without them.

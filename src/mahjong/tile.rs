@@ -2,8 +2,10 @@
 //!
 //! Index order: `1m..9m` = 0..8, `1p..9p` = 9..17, `1s..9s` = 18..26, `1z..7z` = 27..33
 //! (East, South, West, North, White, Green, Red). A red five (`0m`, `0p`, `0s`) is read as
-//! a five. Output is canonical: suits in the order m p s z, ranks ascending, each suit
-//! letter once (`"123m456p789s1122z"`).
+//! a five; [`RedFives`] counts them where the rules need to know. Suit letters are read in
+//! either case (`"123M"` is `"123m"`), as the other games read their notation. Output is
+//! canonical: suits in the order m p s z, ranks ascending, each suit letter once
+//! (`"123m456p789s1122z"`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -47,13 +49,13 @@ impl Suit {
         }
     }
 
-    /// The suit of an mpsz letter, if it is one.
+    /// The suit of an mpsz letter (either case), if it is one.
     pub const fn from_letter(c: char) -> Option<Suit> {
         match c {
-            'm' => Some(Suit::Man),
-            'p' => Some(Suit::Pin),
-            's' => Some(Suit::Sou),
-            'z' => Some(Suit::Honour),
+            'm' | 'M' => Some(Suit::Man),
+            'p' | 'P' => Some(Suit::Pin),
+            's' | 'S' => Some(Suit::Sou),
+            'z' | 'Z' => Some(Suit::Honour),
             _ => None,
         }
     }
@@ -249,18 +251,40 @@ impl fmt::Display for TileCounts {
     }
 }
 
-impl FromStr for TileCounts {
-    type Err = MahjongError;
+/// Red fives (`0m`, `0p`, `0s`) among some tiles, per numbered suit (m, p, s). The
+/// counts ([`TileCounts`]) read a red five as a five; this keeps what the notation marked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct RedFives(pub [u8; 3]);
 
-    /// mpsz: groups of digits each followed by its suit letter (`"123m456p789s1122z"`);
-    /// white space between tiles is ignored; `0m/0p/0s` are red fives, counted as fives.
+impl RedFives {
+    /// No red fives.
+    pub const NONE: RedFives = RedFives([0; 3]);
+
+    /// Red fives of `suit` (0 for honours).
+    pub const fn count(&self, suit: Suit) -> u8 {
+        match suit {
+            Suit::Honour => 0,
+            _ => self.0[suit as usize],
+        }
+    }
+
+    /// Element-wise sum (saturating).
+    pub fn plus(&self, other: &RedFives) -> RedFives {
+        let mut out = *self;
+        for (o, &c) in out.0.iter_mut().zip(other.0.iter()) {
+            *o = o.saturating_add(c);
+        }
+        out
+    }
+}
+
+impl TileCounts {
+    /// Parses mpsz (as [`FromStr`]) and counts the red fives it marks.
     ///
-    /// Errors: [`MahjongError::UnknownSuit`] for any other character,
-    /// [`MahjongError::MissingSuit`] for trailing digits, [`MahjongError::SuitWithoutDigits`],
-    /// [`MahjongError::NoSuchHonour`] for `0z`/`8z`/`9z`, [`MahjongError::TooManyCopies`]
-    /// for a fifth copy. Linear in the input, never panics.
-    fn from_str(s: &str) -> Result<TileCounts, MahjongError> {
+    /// Errors: as [`FromStr`].
+    pub fn parse_with_red_fives(s: &str) -> Result<(TileCounts, RedFives), MahjongError> {
         let mut counts = [0u8; KINDS];
+        let mut red = RedFives::NONE;
         let mut pending = String::new();
         for c in s.chars() {
             if c.is_ascii_digit() {
@@ -277,7 +301,10 @@ impl FromStr for TileCounts {
                 for d in pending.bytes().map(|b| b - b'0') {
                     let rank = match (suit, d) {
                         (Suit::Honour, 0 | 8 | 9) => return Err(MahjongError::NoSuchHonour(d)),
-                        (_, 0) => 5,
+                        (_, 0) => {
+                            red.0[suit as usize] += 1;
+                            5
+                        }
                         (_, r) => r,
                     };
                     let tile = Tile::new(suit, rank).expect("rank checked above");
@@ -300,7 +327,23 @@ impl FromStr for TileCounts {
         if !pending.is_empty() {
             return Err(MahjongError::MissingSuit(pending));
         }
-        Ok(TileCounts(counts))
+        Ok((TileCounts(counts), red))
+    }
+}
+
+impl FromStr for TileCounts {
+    type Err = MahjongError;
+
+    /// mpsz: groups of digits each followed by its suit letter (`"123m456p789s1122z"`,
+    /// the letter in either case); white space between tiles is ignored; `0m/0p/0s` are
+    /// red fives, counted as fives.
+    ///
+    /// Errors: [`MahjongError::UnknownSuit`] for any other character,
+    /// [`MahjongError::MissingSuit`] for trailing digits, [`MahjongError::SuitWithoutDigits`],
+    /// [`MahjongError::NoSuchHonour`] for `0z`/`8z`/`9z`, [`MahjongError::TooManyCopies`]
+    /// for a fifth copy. Linear in the input, never panics.
+    fn from_str(s: &str) -> Result<TileCounts, MahjongError> {
+        TileCounts::parse_with_red_fives(s).map(|(counts, _)| counts)
     }
 }
 
@@ -339,6 +382,32 @@ mod tests {
         assert_eq!(counts("1z 9m 1m").to_string(), "19m1z");
         assert_eq!(counts("0m5m").to_string(), "55m");
         assert_eq!(counts("").to_string(), "");
+    }
+
+    #[test]
+    fn suit_letters_read_in_either_case() {
+        // DESIGN.md's notation in upper case: the same tiles.
+        assert_eq!(counts("123M456P789S1122Z"), counts("123m456p789s1122z"));
+        assert_eq!(counts("1m2M").to_string(), "12m");
+        assert_eq!("7Z".parse::<Tile>().unwrap(), Tile(33));
+        assert_eq!(
+            "M".parse::<TileCounts>(),
+            Err(MahjongError::SuitWithoutDigits('M'))
+        );
+    }
+
+    #[test]
+    fn red_fives_are_fives_and_counted_apart() {
+        // `0` is the red five of its suit: three fives of m, one of them red; two red
+        // fives of p; the plain 5s is no red five.
+        let (c, red) = TileCounts::parse_with_red_fives("055m00p5s0S").unwrap();
+        assert_eq!(c, counts("555m55p55s"));
+        assert_eq!(red, RedFives([1, 2, 1]));
+        assert_eq!(red.count(Suit::Honour), 0);
+        assert_eq!(
+            TileCounts::parse_with_red_fives("0z"),
+            Err(MahjongError::NoSuchHonour(0))
+        );
     }
 
     #[test]

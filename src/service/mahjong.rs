@@ -1,16 +1,24 @@
 //! `gameai.v1.MahjongService`: translation between the proto messages and the mahjong
 //! engine (`crate::mahjong`).
 //!
-//! `AnalyzeMahjongHand` is in `mod analyze` (shanten and ukeire); `SuggestMahjongDiscard`
-//! and `SuggestMahjongCall` are in `mod suggest` (win probability, `crate::mahjong::strategy`).
+//! The pieces every method reads or writes alike (ruleset, melds, the hand, ukeire) are
+//! translated here, once, so that every method words a fault alike; `AnalyzeMahjongHand`
+//! is in `mod analyze` (shanten and ukeire); `SuggestMahjongDiscard` and
+//! `SuggestMahjongCall` are in `mod suggest` (win probability,
+//! `crate::mahjong::strategy`).
 
 use tonic::{Request, Response, Status};
 
+use crate::mahjong::hand::{InvalidHand, MarkedRedFives};
+use crate::mahjong::tile::RedFives;
+use crate::mahjong::ukeire::Ukeire;
+use crate::mahjong::{Hand, MahjongError, Meld, MeldKind, Ruleset, TileCounts};
 use crate::proto::mahjong_service_server::MahjongService;
 use crate::proto::{
-    AnalyzeMahjongHandRequest, AnalyzeMahjongHandResponse, SuggestMahjongCallRequest,
+    self, AnalyzeMahjongHandRequest, AnalyzeMahjongHandResponse, SuggestMahjongCallRequest,
     SuggestMahjongCallResponse, SuggestMahjongDiscardRequest, SuggestMahjongDiscardResponse,
 };
+use crate::service::error::invalid_argument;
 
 /// Handler of `gameai.v1.MahjongService`.
 #[derive(Clone, Debug, Default)]
@@ -36,14 +44,91 @@ impl MahjongService for MahjongApi {
         &self,
         request: Request<AnalyzeMahjongHandRequest>,
     ) -> Result<Response<AnalyzeMahjongHandResponse>, Status> {
-        analyze_hand(request)
+        analyze::analyze_hand(request)
     }
 }
 
-fn analyze_hand(
-    request: Request<AnalyzeMahjongHandRequest>,
-) -> Result<Response<AnalyzeMahjongHandResponse>, Status> {
-    analyze::analyze_hand(request)
+/// The ruleset of a request; `RULESET_UNSPECIFIED` is GENERAL.
+fn ruleset_from_proto(value: i32) -> Result<Ruleset, Status> {
+    match proto::Ruleset::try_from(value) {
+        Ok(proto::Ruleset::Unspecified | proto::Ruleset::General) => Ok(Ruleset::General),
+        Ok(proto::Ruleset::Sichuan) => Ok(Ruleset::Sichuan),
+        Ok(proto::Ruleset::Riichi) => Ok(Ruleset::Riichi),
+        Err(_) => Err(invalid_argument(
+            "ruleset",
+            format!("{value} is not a Ruleset value"),
+        )),
+    }
+}
+
+/// One meld of a request, with the red fives its tiles mark; an unknown kind value is
+/// named as such, not as "unspecified".
+fn meld_from_proto(index: usize, meld: &proto::Meld) -> Result<(Meld, RedFives), Status> {
+    let kind = match proto::MeldKind::try_from(meld.kind) {
+        Ok(proto::MeldKind::Chi) => MeldKind::Chi,
+        Ok(proto::MeldKind::Pon) => MeldKind::Pon,
+        Ok(proto::MeldKind::OpenKan) => MeldKind::OpenKan,
+        Ok(proto::MeldKind::ClosedKan) => MeldKind::ClosedKan,
+        Ok(proto::MeldKind::AddedKan) => MeldKind::AddedKan,
+        Ok(proto::MeldKind::Unspecified) => {
+            return Err(invalid_argument(
+                &format!("melds[{index}].kind"),
+                MahjongError::UnspecifiedMeldKind,
+            ));
+        }
+        Err(_) => {
+            return Err(invalid_argument(
+                &format!("melds[{index}].kind"),
+                format!("{} is not a MeldKind value", meld.kind),
+            ));
+        }
+    };
+    Meld::parse_with_red_fives(kind, &meld.tiles)
+        .map_err(|e| invalid_argument(&format!("melds[{index}].tiles"), e))
+}
+
+/// The validated hand of a request, read in the proto's field order (hand, melds,
+/// visible); faults name `hand`, `melds[i].kind`, `melds[i].tiles`, `melds` or `visible`.
+fn hand_from_proto(
+    hand: &str,
+    melds: &[proto::Meld],
+    visible: &str,
+    ruleset: Ruleset,
+) -> Result<Hand, Status> {
+    let (concealed, hand_red) =
+        TileCounts::parse_with_red_fives(hand).map_err(|e| invalid_argument("hand", e))?;
+    let mut parsed = Vec::with_capacity(melds.len());
+    let mut melds_red = RedFives::NONE;
+    for (i, m) in melds.iter().enumerate() {
+        let (meld, red) = meld_from_proto(i, m)?;
+        parsed.push(meld);
+        melds_red = melds_red.plus(&red);
+    }
+    let (visible, visible_red) =
+        TileCounts::parse_with_red_fives(visible).map_err(|e| invalid_argument("visible", e))?;
+    let marked = MarkedRedFives {
+        hand: hand_red,
+        melds: melds_red,
+        visible: visible_red,
+    };
+    Hand::new(concealed, parsed, visible, ruleset)
+        .and_then(|hand| hand.with_red_fives(marked))
+        .map_err(|InvalidHand { field, error }| invalid_argument(&field.to_string(), error))
+}
+
+/// Effective tiles with their unseen copies.
+fn ukeire_to_proto(u: &Ukeire) -> proto::Ukeire {
+    proto::Ukeire {
+        tiles: u
+            .tiles
+            .iter()
+            .map(|&(tile, count)| proto::TileCount {
+                tile: tile.to_string(),
+                count: u32::from(count),
+            })
+            .collect(),
+        total: u.total,
+    }
 }
 
 /// `AnalyzeMahjongHand`: validation of hand, melds, visible tiles and ruleset, then
@@ -51,11 +136,10 @@ fn analyze_hand(
 mod analyze {
     use tonic::{Request, Response, Status};
 
-    use crate::mahjong::hand::InvalidHand;
-    use crate::mahjong::ukeire::{self, Ukeire};
-    use crate::mahjong::{Hand, MahjongError, Meld, MeldKind, Ruleset, TileCounts};
+    use super::{hand_from_proto, ruleset_from_proto, ukeire_to_proto};
+    use crate::mahjong::Hand;
+    use crate::mahjong::ukeire;
     use crate::proto::{self, AnalyzeMahjongHandRequest, AnalyzeMahjongHandResponse};
-    use crate::service::error::invalid_argument;
 
     pub(super) fn analyze_hand(
         request: Request<AnalyzeMahjongHandRequest>,
@@ -65,79 +149,6 @@ mod analyze {
         let hand = hand_from_proto(&req.hand, &req.melds, &req.visible, ruleset)?;
         // A few hundred table lookups (~0.1 ms): cheaper than a hop to a blocking thread.
         Ok(Response::new(analyze(&hand)))
-    }
-
-    /// The ruleset of a request; `RULESET_UNSPECIFIED` is GENERAL.
-    pub(super) fn ruleset_from_proto(value: i32) -> Result<Ruleset, Status> {
-        match proto::Ruleset::try_from(value) {
-            Ok(proto::Ruleset::Unspecified | proto::Ruleset::General) => Ok(Ruleset::General),
-            Ok(proto::Ruleset::Sichuan) => Ok(Ruleset::Sichuan),
-            Ok(proto::Ruleset::Riichi) => Ok(Ruleset::Riichi),
-            Err(_) => Err(invalid_argument(
-                "ruleset",
-                format!("{value} is not a Ruleset value"),
-            )),
-        }
-    }
-
-    /// One meld of a request.
-    pub(super) fn meld_from_proto(index: usize, meld: &proto::Meld) -> Result<Meld, Status> {
-        let kind = match proto::MeldKind::try_from(meld.kind) {
-            Ok(proto::MeldKind::Chi) => MeldKind::Chi,
-            Ok(proto::MeldKind::Pon) => MeldKind::Pon,
-            Ok(proto::MeldKind::OpenKan) => MeldKind::OpenKan,
-            Ok(proto::MeldKind::ClosedKan) => MeldKind::ClosedKan,
-            Ok(proto::MeldKind::AddedKan) => MeldKind::AddedKan,
-            Ok(proto::MeldKind::Unspecified) => {
-                return Err(invalid_argument(
-                    &format!("melds[{index}].kind"),
-                    MahjongError::UnspecifiedMeldKind,
-                ));
-            }
-            Err(_) => {
-                return Err(invalid_argument(
-                    &format!("melds[{index}].kind"),
-                    format!("{} is not a MeldKind value", meld.kind),
-                ));
-            }
-        };
-        Meld::parse(kind, &meld.tiles)
-            .map_err(|e| invalid_argument(&format!("melds[{index}].tiles"), e))
-    }
-
-    /// The validated hand of a request; faults name `hand`, `melds[i]...`, `melds` or
-    /// `visible`.
-    fn hand_from_proto(
-        hand: &str,
-        melds: &[proto::Meld],
-        visible: &str,
-        ruleset: Ruleset,
-    ) -> Result<Hand, Status> {
-        let concealed: TileCounts = hand.parse().map_err(|e| invalid_argument("hand", e))?;
-        let melds = melds
-            .iter()
-            .enumerate()
-            .map(|(i, m)| meld_from_proto(i, m))
-            .collect::<Result<Vec<_>, _>>()?;
-        let visible: TileCounts = visible
-            .parse()
-            .map_err(|e| invalid_argument("visible", e))?;
-        Hand::new(concealed, melds, visible, ruleset)
-            .map_err(|e: InvalidHand| invalid_argument(&e.field.to_string(), e.error))
-    }
-
-    fn ukeire_to_proto(u: &Ukeire) -> proto::Ukeire {
-        proto::Ukeire {
-            tiles: u
-                .tiles
-                .iter()
-                .map(|&(tile, count)| proto::TileCount {
-                    tile: tile.to_string(),
-                    count: u32::from(count),
-                })
-                .collect(),
-            total: u.total,
-        }
     }
 
     /// Shanten per form, winning or not, and the ukeire (3n+1) or per-discard ukeire (3n+2).
@@ -181,13 +192,11 @@ mod suggest {
 
     use tonic::{Request, Response, Status};
 
-    use crate::mahjong::hand::{Hand, HandField, InvalidHand};
-    use crate::mahjong::rules::Ruleset;
+    use super::{hand_from_proto, ruleset_from_proto, ukeire_to_proto};
     use crate::mahjong::strategy::{
         self, CallAction, Continuation, DecisionError, From, Method, OptionFigures,
     };
-    use crate::mahjong::tile::{Tile, TileCounts};
-    use crate::mahjong::ukeire;
+    use crate::mahjong::tile::Tile;
     use crate::proto;
     use crate::service::error::invalid_argument;
     use crate::service::{run_blocking, work_deadline};
@@ -198,15 +207,16 @@ mod suggest {
     /// INVALID_ARGUMENT naming the field: `ruleset` (unknown value), `hand` (not mpsz,
     /// not 3n+2 tiles, honours under SICHUAN), `melds[i].kind` / `melds[i].tiles` (bad
     /// meld), `melds` (a chi under SICHUAN, a fifth copy), `visible` (not mpsz, a fifth
-    /// copy across hand + melds + visible), `draws_left` (more than the unseen tiles).
+    /// copy across hand + melds + visible); under RIICHI a second red five of a suit
+    /// names the field it appears in; `draws_left` (more than the unseen tiles).
     pub async fn discard(
         request: Request<proto::SuggestMahjongDiscardRequest>,
     ) -> Result<Response<proto::SuggestMahjongDiscardResponse>, Status> {
         let started = Instant::now();
         let deadline = work_deadline(&request, request.get_ref().budget_ms);
         let req = request.into_inner();
-        let ruleset = ruleset(req.ruleset)?;
-        let hand = hand(&req.hand, &req.melds, &req.visible, ruleset)?;
+        let ruleset = ruleset_from_proto(req.ruleset)?;
+        let hand = hand_from_proto(&req.hand, &req.melds, &req.visible, ruleset)?;
         let draws = req.draws_left;
         let advice = run_blocking(move || strategy::suggest_discard(&hand, draws, Some(deadline)))
             .await?
@@ -217,7 +227,7 @@ mod suggest {
             .map(|c| proto::DiscardCandidate {
                 tile: c.tile.to_string(),
                 shanten: i32::from(c.shanten),
-                ukeire: Some(ukeire_message(&c.ukeire)),
+                ukeire: Some(ukeire_to_proto(&c.ukeire)),
                 win_probability: c.win_probability,
                 tenpai_probability: c.tenpai_probability,
                 win_probability_stderr: c.win_stderr,
@@ -264,8 +274,8 @@ mod suggest {
         let started = Instant::now();
         let deadline = work_deadline(&request, request.get_ref().budget_ms);
         let req = request.into_inner();
-        let ruleset = ruleset(req.ruleset)?;
-        let hand = hand(&req.hand, &req.melds, &req.visible, ruleset)?;
+        let ruleset = ruleset_from_proto(req.ruleset)?;
+        let hand = hand_from_proto(&req.hand, &req.melds, &req.visible, ruleset)?;
         let offered: Tile = req
             .offered_tile
             .parse()
@@ -315,39 +325,6 @@ mod suggest {
         }))
     }
 
-    /// The ruleset; UNSPECIFIED is GENERAL (shared with `AnalyzeMahjongHand`, so that
-    /// every method words the fault alike).
-    fn ruleset(value: i32) -> Result<Ruleset, Status> {
-        super::analyze::ruleset_from_proto(value)
-    }
-
-    /// Parses and validates hand, melds and visible tiles.
-    fn hand(
-        concealed: &str,
-        melds: &[proto::Meld],
-        visible: &str,
-        ruleset: Ruleset,
-    ) -> Result<Hand, Status> {
-        let concealed: TileCounts = concealed.parse().map_err(|e| invalid_argument("hand", e))?;
-        let visible: TileCounts = visible
-            .parse()
-            .map_err(|e| invalid_argument("visible", e))?;
-        let mut parsed = Vec::with_capacity(melds.len());
-        for (i, m) in melds.iter().enumerate() {
-            // Shared with `AnalyzeMahjongHand`: an unknown kind value is named as such,
-            // not as "unspecified".
-            parsed.push(super::analyze::meld_from_proto(i, m)?);
-        }
-        Hand::new(concealed, parsed, visible, ruleset).map_err(|InvalidHand { field, error }| {
-            let name = match field {
-                HandField::Hand => "hand",
-                HandField::Melds => "melds",
-                HandField::Visible => "visible",
-            };
-            invalid_argument(name, error)
-        })
-    }
-
     /// The field a decision error is about.
     fn decision_error(e: DecisionError) -> Status {
         let field = match e {
@@ -360,20 +337,6 @@ mod suggest {
             }
         };
         invalid_argument(field, e)
-    }
-
-    fn ukeire_message(u: &ukeire::Ukeire) -> proto::Ukeire {
-        proto::Ukeire {
-            tiles: u
-                .tiles
-                .iter()
-                .map(|(t, n)| proto::TileCount {
-                    tile: t.to_string(),
-                    count: u32::from(*n),
-                })
-                .collect(),
-            total: u.total,
-        }
     }
 
     fn method_proto(m: Method) -> proto::ProbabilityMethod {

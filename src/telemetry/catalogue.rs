@@ -38,7 +38,7 @@ pub const ENGINE_CALLS_WAITING: &str = "gameai_engine_calls_waiting";
 /// Gauge: bytes of the process-wide engine memory budget reserved now.
 pub const ENGINE_MEMORY_USED_BYTES: &str = "gameai_engine_memory_used_bytes";
 /// Gauge: bytes of the engine memory budget held by the spare buffers finished mahjong
-/// plans leave for the next ([`crate::mahjong::probability::spare`]); part of
+/// plans leave for the next ([`crate::mahjong::probability::buffer_pool`]); part of
 /// [`ENGINE_MEMORY_USED_BYTES`].
 pub const ENGINE_MEMORY_POOLED_BYTES: &str = "gameai_engine_memory_pooled_bytes";
 /// Gauge: the process-wide engine memory budget (`--engine-memory-mb`).
@@ -142,7 +142,7 @@ pub(super) fn describe_metrics() {
 pub fn record_at_scrape() {
     let budget = crate::memory_budget::MemoryBudget::global();
     metrics::gauge!(ENGINE_MEMORY_USED_BYTES).set(budget.used() as f64);
-    let pooled = crate::mahjong::probability::spare::SparePool::global().bytes();
+    let pooled = crate::mahjong::probability::buffer_pool::BufferPool::global().bytes();
     metrics::gauge!(ENGINE_MEMORY_POOLED_BYTES).set(pooled as f64);
     metrics::gauge!(ENGINE_MEMORY_LIMIT_BYTES).set(budget.limit() as f64);
     metrics::counter!(ENGINE_MEMORY_REFUSALS_TOTAL).absolute(budget.refusals());

@@ -45,7 +45,7 @@ That is the check of a shipped map on games of a changed engine, before deciding
 it needs a refit.
 
 The PLAN figures of hands at 3-shanten after the discard (the plan from 3-shanten) have a
-map of their own, ``Plan3`` (``plan_three`` in play.rs: intercept, logit, draws and the
+map of their own, ``Plan3`` (``plan_three_shanten`` in play.rs: intercept, logit, draws and the
 bend ``e`` of the draws term above 16 draws left; the other maps have ``e`` = 0): an
 offset on the PLAN map of nearer hands missed their first decisions by 0.011 on the fit
 games, the gain from re-deciding growing faster with the draws left up to 16, and a
@@ -76,7 +76,7 @@ CLAMP = 0.002
 # The maps: one per continuation, and the plan's figures of hands at 3-shanten after the
 # discard (the plan from 3-shanten, PLAN_MAX_SHANTEN 3) in a map of their own ("Plan3").
 MAPPED = ["Plan", "Plan3", "AdvanceOrThrow", "Greedy"]
-FIELDS = ["plan", "plan_three", "advance_or_throw", "greedy"]
+FIELDS = ["plan", "plan_three_shanten", "advance_or_throw", "greedy"]
 # The columns of ``features`` a map fits (the others weigh 0): the continuations' maps
 # the intercept, logit(v), draws and the shanten offsets; Plan3 (hands of one shanten)
 # the intercept, logit(v), draws and the bend of the draws term above 16 draws left.

@@ -90,14 +90,14 @@
 //! estimate the service used before issue 11 lives with the solitaire harness that
 //! still compares it: `crates/gameai-tools`, `mahjong::estimate`.)
 
+pub mod budgeted_growth;
+pub mod buffer_pool;
 pub mod draws;
-pub mod eval;
 pub mod optimal;
 pub mod plan;
 pub mod rollout;
+pub mod shanten_judge;
 pub mod simulate;
-pub mod spare;
-pub mod store;
 
 pub use draws::default_draws_left;
 

@@ -21,9 +21,9 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use super::Stopped;
-use super::eval::Eval;
+use super::budgeted_growth::map_room;
 use super::plan::better;
-use super::store::map_room;
+use super::shanten_judge::ShantenJudge;
 use crate::memory_budget::{MemoryBudget, Reservation};
 
 /// Default node limit of one search (memoised states), about 50 MiB of memo.
@@ -31,7 +31,7 @@ pub const DEFAULT_NODE_LIMIT: usize = 1 << 20;
 
 /// Exact optimum of the model for one decision.
 pub struct OptimalSolver {
-    eval: Eval,
+    judge: ShantenJudge,
     memo: HashMap<(u128, u128), (f64, f64)>,
     nodes: usize,
     node_limit: usize,
@@ -47,11 +47,11 @@ fn pack(c: &[u8; 34]) -> u128 {
 }
 
 impl OptimalSolver {
-    /// A solver judging hands with `eval`; stops with [`Stopped::Deadline`] after
+    /// A solver judging hands with `judge`; stops with [`Stopped::Deadline`] after
     /// `deadline` and [`Stopped::StateLimit`] beyond [`DEFAULT_NODE_LIMIT`] states.
-    pub fn new(eval: Eval, deadline: Option<Instant>) -> OptimalSolver {
+    pub fn new(judge: ShantenJudge, deadline: Option<Instant>) -> OptimalSolver {
         OptimalSolver {
-            eval,
+            judge,
             memo: HashMap::new(),
             nodes: 0,
             node_limit: DEFAULT_NODE_LIMIT,
@@ -99,13 +99,13 @@ impl OptimalSolver {
         reached: bool,
         r: u32,
     ) -> Result<(f64, f64), Stopped> {
-        let s = self.eval.shanten(h);
+        let s = self.judge.shanten(h);
         let reached = reached || s <= 0;
         let floor = (0.0, if reached { 1.0 } else { 0.0 });
         if r == 0 || size == 0 || (s > 0 && s as u32 > r) || (reached && (s + 1) as u32 > r) {
             return Ok(floor);
         }
-        let after = self.eval.shanten_after_each_draw(h);
+        let after = self.judge.shanten_after_each_draw(h);
         let inv = 1.0 / f64::from(size);
         if r == 1 {
             let (mut w, mut t) = (0.0, 0.0);
@@ -151,7 +151,7 @@ impl OptimalSolver {
             }
             pool[m] -= 1;
             h[m] += 1;
-            let disc = self.eval.shanten_after_each_discard(h);
+            let disc = self.judge.shanten_after_each_discard(h);
             let mut best = floor;
             let mut result = Ok(());
             for j in 0..34 {

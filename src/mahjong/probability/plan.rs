@@ -45,18 +45,21 @@
 //!
 //! # Graph
 //!
-//! Every state keeps its edges (useful kinds with their 14-tile children, change kinds
-//! with their targets, the 14-tile states' discards), so that a simulation can follow
-//! the plan's choices and compute its control variate without search. Vectors and
-//! tables grow through [`super::store`], reserving from the engine memory budget first.
+//! The states are *draw nodes* ([`DrawNode`]: 13 tiles, or 3n+1 with melds, the next draw
+//! to come) and *discard nodes* ([`DiscardNode`]: 14 tiles after a useful draw, the
+//! discard to come). Every state keeps its edges (useful kinds with their 14-tile
+//! children, change kinds with their targets, the 14-tile states' discards), so that a
+//! simulation can follow the plan's choices and compute its control variate without
+//! search. Vectors and tables grow through [`super::budgeted_growth`], reserving from the
+//! engine memory budget first.
 
 use std::hash::{BuildHasherDefault, Hasher};
 use std::mem::size_of;
 use std::time::Instant;
 
-use super::eval::{ALL_KINDS, Eval};
-use super::spare::{Buffers, SparePool};
-use super::store::{map_room, vec_room};
+use super::budgeted_growth::{map_room, vec_room};
+use super::buffer_pool::{BufferPool, PlanBuffers};
+use super::shanten_judge::{ALL_KINDS, ShantenJudge};
 use super::{Odds, Stopped};
 use crate::memory_budget::{MemoryBudget, Reservation};
 
@@ -138,15 +141,15 @@ pub struct Change {
     pub kind: u8,
     /// Copies counted.
     pub copies: u8,
-    /// First target in [`Buffers::targets`].
+    /// First target in [`PlanBuffers::targets`].
     pub start: u32,
     /// Number of targets.
     pub len: u32,
 }
 
-/// A 13-tile state.
+/// A draw node: a 13-tile state (3n+1 tiles, the next draw to come).
 #[derive(Debug, Clone, Copy)]
-pub struct Node13 {
+pub struct DrawNode {
     /// Its value arrays: `values[arena * stride ..]`, win for r = 0..=T then tenpai.
     pub arena: u32,
     /// Useful kinds: `useful[u0..u0 + un]`.
@@ -166,17 +169,58 @@ pub struct Node13 {
     pub changes_below: bool,
 }
 
-/// A 14-tile state after a useful draw: its discards are `targets[start..start + len]`.
+/// A discard node: a 14-tile state (3n+2 tiles) after a useful draw, its discard to
+/// come; its discards are `targets[start..start + len]`.
 #[derive(Debug, Clone, Copy)]
-pub struct Node14 {
-    /// Its value arrays (as [`Node13::arena`]).
+pub struct DiscardNode {
+    /// Its value arrays (as [`DrawNode::arena`]).
     pub arena: u32,
-    /// First child in [`Buffers::targets`].
+    /// First child in [`PlanBuffers::targets`].
     pub start: u32,
     /// Number of children.
     pub len: u32,
     /// Whether a change can be taken in a state that follows.
     pub changes_below: bool,
+}
+
+/// The useful draws of a state (the kinds whose draw lowers its shanten), with the copies
+/// the plan counts.
+struct UsefulDraws {
+    /// Bit `k`: kind `k` is useful (whether or not copies are left).
+    mask: u64,
+    /// `(kind, copies)` of the useful kinds with copies left, in `kinds[..len]`.
+    kinds: [(u8, u8); 34],
+    len: usize,
+    /// Their copies (`A`).
+    copies: u32,
+    /// Copies of every kind not in the hand (`C`).
+    all_copies: u32,
+}
+
+impl UsefulDraws {
+    /// The useful kinds with copies left, and their copies.
+    fn kinds(&self) -> &[(u8, u8)] {
+        &self.kinds[..self.len]
+    }
+}
+
+/// The change kinds of a state: `(kind, copies, first target, targets)` in
+/// `kinds[..len]`, the targets (3n+1 nodes) in `targets[..n_targets]`.
+struct ChangeKinds {
+    kinds: [(u8, u8, u8, u8); 34],
+    len: usize,
+    targets: [u32; 68],
+    n_targets: usize,
+}
+
+impl ChangeKinds {
+    /// No change kinds.
+    const NONE: ChangeKinds = ChangeKinds {
+        kinds: [(0, 0, 0, 0); 34],
+        len: 0,
+        targets: [ZERO; 68],
+        n_targets: 0,
+    };
 }
 
 /// A tenpai hand breaks down (if the plan allows it) only with at most this many live
@@ -193,15 +237,15 @@ pub const DEFAULT_MEMORY_BYTES: usize = 256 << 20;
 
 /// The planning DP for one decision: fixed melds, ruleset, supply, horizon `T`.
 pub struct Planner {
-    eval: Eval,
+    judge: ShantenJudge,
     config: PlanConfig,
     supply: [u8; 34],
     horizon: usize,
     /// `pool[r]` = pool size with `r` draws left.
     pool: Vec<u32>,
     /// The tables and vectors (memos, value arrays, states, edges), taken from the
-    /// [`SparePool`] when a finished planner left a set there, and left there on drop.
-    pub buf: Buffers,
+    /// [`BufferPool`] when a finished planner left a set there, and left there on drop.
+    pub buf: PlanBuffers,
     deadline: Option<Instant>,
     state_limit: usize,
     ticks: u64,
@@ -212,10 +256,10 @@ pub struct Planner {
 
 impl Planner {
     /// A planner for the 3n+2 `hand` (or a 3n+1 hand) with `unseen` the unseen pool,
-    /// `draws` the horizon (clamped to the pool), `eval` the shanten judge. `deadline`:
+    /// `draws` the horizon (clamped to the pool), `judge` the shanten judge. `deadline`:
     /// stop with [`Stopped::Deadline`] once it passes (checked every 256 states).
     pub fn new(
-        eval: Eval,
+        judge: ShantenJudge,
         config: PlanConfig,
         hand: &[u8; 34],
         unseen: &[u8; 34],
@@ -229,11 +273,11 @@ impl Planner {
         let n: u32 = unseen.iter().map(|&c| u32::from(c)).sum();
         let draws = draws.min(n);
         let horizon = draws as usize;
-        let (buf, memory) = SparePool::global()
+        let (buf, memory) = BufferPool::global()
             .take()
-            .unwrap_or_else(|| (Buffers::default(), MemoryBudget::global().reservation()));
+            .unwrap_or_else(|| (PlanBuffers::default(), MemoryBudget::global().reservation()));
         let mut planner = Planner {
-            eval,
+            judge,
             config,
             supply,
             horizon,
@@ -248,7 +292,7 @@ impl Planner {
         planner.start_buffers();
         if let Some(n) = config.change_within {
             let n = i8::try_from(n).unwrap_or(i8::MAX);
-            planner.change_floor = planner.eval.shanten(hand).saturating_sub(n);
+            planner.change_floor = planner.judge.shanten(hand).saturating_sub(n);
         }
         planner.state_limit = DEFAULT_MEMORY_BYTES / planner.bytes_per_state();
         planner
@@ -256,10 +300,10 @@ impl Planner {
 
     /// Draws memory from `budget` instead of the process's.
     pub fn with_memory_budget(mut self, budget: &'static MemoryBudget) -> Planner {
-        // Buffers taken from the pool are charged to the process's budget: they go
+        // PlanBuffers taken from the pool are charged to the process's budget: they go
         // back, and the planner starts again from empty ones.
         let memory = std::mem::replace(&mut self.memory, budget.reservation());
-        SparePool::global().give(std::mem::take(&mut self.buf), memory);
+        BufferPool::global().give(std::mem::take(&mut self.buf), memory);
         self.start_buffers();
         self
     }
@@ -269,7 +313,7 @@ impl Planner {
     fn start_buffers(&mut self) {
         let stride = self.stride();
         self.buf.values.resize(stride, 0.0);
-        self.buf.nodes13.push(Node13 {
+        self.buf.draw_nodes.push(DrawNode {
             arena: 0,
             u0: 0,
             un: 0,
@@ -289,7 +333,7 @@ impl Planner {
 
     /// Rough bytes per state (arrays, node, edges, table slot), for the state bound.
     pub fn bytes_per_state(&self) -> usize {
-        self.stride() * 8 + size_of::<Node13>() + 8 * size_of::<Useful>() + 48
+        self.stride() * 8 + size_of::<DrawNode>() + 8 * size_of::<Useful>() + 48
     }
 
     /// Bytes held from the engine memory budget.
@@ -308,13 +352,13 @@ impl Planner {
     }
 
     /// The shanten judge.
-    pub fn eval(&self) -> &Eval {
-        &self.eval
+    pub fn judge(&self) -> &ShantenJudge {
+        &self.judge
     }
 
     /// States evaluated (3n+1 and 3n+2).
     pub fn states(&self) -> u64 {
-        (self.buf.memo13.len() + self.buf.memo14.len()) as u64
+        (self.buf.draw_memo.len() + self.buf.discard_memo.len()) as u64
     }
 
     /// Pool size with `r` draws left.
@@ -328,30 +372,30 @@ impl Planner {
 
     /// Win value of 13-tile node `n` with `r` draws left ([`ONE`] and [`ZERO`] too).
     #[inline]
-    pub fn win13(&self, n: u32, r: usize) -> f64 {
+    pub fn draw_win(&self, n: u32, r: usize) -> f64 {
         if n == ONE {
             return 1.0;
         }
-        self.buf.values[self.buf.nodes13[n as usize].arena as usize * self.stride() + r]
+        self.buf.values[self.buf.draw_nodes[n as usize].arena as usize * self.stride() + r]
     }
 
     /// Tenpai value of 13-tile node `n` with `r` draws left.
     #[inline]
-    pub fn tenpai13(&self, n: u32, r: usize) -> f64 {
+    pub fn draw_tenpai(&self, n: u32, r: usize) -> f64 {
         if n == ONE {
             return 1.0;
         }
-        let base = self.buf.nodes13[n as usize].arena as usize * self.stride();
+        let base = self.buf.draw_nodes[n as usize].arena as usize * self.stride();
         self.buf.values[base + self.horizon + 1 + r]
     }
 
     /// Win and tenpai value of 14-tile node `n` ([`ONE`]: a win) with `r` draws left.
     #[inline]
-    pub fn odds14(&self, n: u32, r: usize) -> (f64, f64) {
+    pub fn discard_odds(&self, n: u32, r: usize) -> (f64, f64) {
         if n == ONE {
             return (1.0, 1.0);
         }
-        let base = self.buf.nodes14[n as usize].arena as usize * self.stride();
+        let base = self.buf.discard_nodes[n as usize].arena as usize * self.stride();
         (
             self.buf.values[base + r],
             self.buf.values[base + self.horizon + 1 + r],
@@ -363,7 +407,7 @@ impl Planner {
     pub fn choose(&self, options: impl Iterator<Item = u32>, r: usize) -> Option<u32> {
         let mut best: Option<(u32, f64, f64)> = None;
         for n in options {
-            let (w, t) = (self.win13(n, r), self.tenpai13(n, r));
+            let (w, t) = (self.draw_win(n, r), self.draw_tenpai(n, r));
             if best.is_none_or(|(_, bw, bt)| better(w, t, bw, bt)) {
                 best = Some((n, w, t));
             }
@@ -385,32 +429,32 @@ impl Planner {
         }
         let mut h = *hand;
         h[discard] -= 1;
-        let s = self.eval.shanten(&h);
+        let s = self.judge.shanten(&h);
         let right = change && self.config.changes();
-        self.node13(&mut h, s, Some(discard as u8), right, ALL_KINDS)
+        self.draw_node(&mut h, s, Some(discard as u8), right, ALL_KINDS)
             .map(Some)
     }
 
     /// The 13-tile node of a 3n+1 `hand` (no first discard: all its kinds' copies are
     /// counted from the supply), change available when `change`.
-    pub fn root13(&mut self, hand: &[u8; 34], change: bool) -> PlanResult<u32> {
+    pub fn draw_root(&mut self, hand: &[u8; 34], change: bool) -> PlanResult<u32> {
         let mut h = *hand;
-        let s = self.eval.shanten(&h);
+        let s = self.judge.shanten(&h);
         let right = change && self.config.changes();
-        self.node13(&mut h, s, None, right, ALL_KINDS)
+        self.draw_node(&mut h, s, None, right, ALL_KINDS)
     }
 
     /// Whether the values of 13-tile node `n` are exact (no change can be taken on any
     /// line from it: the advance-or-throw recurrence with exact counts).
     pub fn is_exact(&self, n: u32) -> bool {
-        n == ONE || !self.buf.nodes13[n as usize].changes_below
+        n == ONE || !self.buf.draw_nodes[n as usize].changes_below
     }
 
     /// Win and tenpai value of a 13-tile node with all `T` draws to come.
     pub fn odds(&self, n: u32) -> Odds {
         Odds {
-            win: self.win13(n, self.horizon),
-            tenpai: self.tenpai13(n, self.horizon),
+            win: self.draw_win(n, self.horizon),
+            tenpai: self.draw_tenpai(n, self.horizon),
         }
     }
 
@@ -418,7 +462,7 @@ impl Planner {
     /// state: a state with changes is checked again per change kind).
     fn tick(&mut self) -> PlanResult<()> {
         self.ticks += 1;
-        if self.buf.memo13.len() + self.buf.memo14.len() >= self.state_limit {
+        if self.buf.draw_memo.len() + self.buf.discard_memo.len() >= self.state_limit {
             return Err(Stopped::StateLimit(self.state_limit));
         }
         if self.ticks % 16 == 1 {
@@ -439,13 +483,13 @@ impl Planner {
     fn room(&mut self, edges: usize) -> PlanResult<()> {
         let stride = self.stride();
         vec_room(&mut self.buf.values, stride, &mut self.memory)?;
-        vec_room(&mut self.buf.nodes13, 1, &mut self.memory)?;
-        vec_room(&mut self.buf.nodes14, 1, &mut self.memory)?;
+        vec_room(&mut self.buf.draw_nodes, 1, &mut self.memory)?;
+        vec_room(&mut self.buf.discard_nodes, 1, &mut self.memory)?;
         vec_room(&mut self.buf.useful, 34, &mut self.memory)?;
         vec_room(&mut self.buf.changes, 34, &mut self.memory)?;
         vec_room(&mut self.buf.targets, edges, &mut self.memory)?;
-        map_room(&mut self.buf.memo13, &mut self.memory)?;
-        map_room(&mut self.buf.memo14, &mut self.memory)
+        map_room(&mut self.buf.draw_memo, &mut self.memory)?;
+        map_room(&mut self.buf.discard_memo, &mut self.memory)
     }
 
     /// Bytes the structures have allocated (for the tests of the budget accounting).
@@ -460,12 +504,15 @@ impl Planner {
         i32::from(self.supply[k]) - i32::from(h[k]) - i32::from(variant == Some(k as u8))
     }
 
-    /// The 13-tile state `h` at shanten `s`. `variant = Some(d)`: the first discard was
-    /// `d`; its copies count one lower while `d` is useful (then the state is shared
-    /// with `None`). `right`: the change is still available. `candidates`: a superset
-    /// of the useful kinds (the kinds useful to the hand this one advanced from, by the
-    /// nesting lemma; every kind after a change).
-    fn node13(
+    /// The state `h` (3n+1 tiles, about to draw) at shanten `s`, found in the memo or
+    /// built in stages: its useful draws ([`Planner::useful_draws`]), their 3n+2 children
+    /// ([`Planner::useful_children`]), its change kinds ([`Planner::change_kinds`]), then
+    /// the node and its values ([`Planner::push_draw_node`]). `variant = Some(d)`: the
+    /// first discard was `d`; its copies count one lower while `d` is useful (then the
+    /// state is shared with `None`). `right`: the change is still available.
+    /// `candidates`: a superset of the useful kinds (the kinds useful to the hand this
+    /// one advanced from, by the nesting lemma; every kind after a change).
+    fn draw_node(
         &mut self,
         h: &mut [u8; 34],
         s: i8,
@@ -474,15 +521,13 @@ impl Planner {
         candidates: u64,
     ) -> PlanResult<u32> {
         let key = pack(h, variant, right);
-        if let Some(&i) = self.buf.memo13.get(&key) {
+        if let Some(&i) = self.buf.draw_memo.get(&key) {
             return Ok(i);
         }
         // Shanten s needs s draws to tenpai and s + 1 to win: beyond the horizon every
         // value is 0 (a changed line cannot get there faster).
         if s > 0 && s as usize > self.horizon {
-            map_room(&mut self.buf.memo13, &mut self.memory)?;
-            self.buf.memo13.insert(key, ZERO);
-            return Ok(ZERO);
+            return self.memoise_draw_node(key, ZERO);
         }
         self.tick()?;
         let exchange = right && s <= self.config.exchange_up_to;
@@ -495,152 +540,227 @@ impl Planner {
         if let Some(d) = variant {
             scan |= 1 << d;
         }
-        let useful_mask = self.useful_mask(h, s, scan, |_| ALL_KINDS)?;
-        let mut useful = [(0u8, 0u8); 34];
-        let mut n_useful = 0;
-        let variant_useful = variant.is_some_and(|d| useful_mask & (1 << d) != 0);
-        let mut all_copies = 0u32;
+        let draws = self.useful_draws(h, s, variant, scan)?;
+        if variant.is_some_and(|d| draws.mask & (1 << d) == 0) {
+            // The first discard is no longer useful: its copies count as any other's.
+            let i = self.draw_node(h, s, None, right, candidates)?;
+            return self.memoise_draw_node(key, i);
+        }
+        // The child is at shanten s - 1: the change survives if s - 1 >= floor.
+        let keep = right && s > self.change_floor;
+        let children = self.useful_children(h, s, variant, keep, &draws)?;
+        // A break from tenpai only when the waits are weak: at most `WEAK_WAITS` copies.
+        let down = down && (s > 0 || draws.copies <= WEAK_WAITS);
+        let changes = if exchange || down {
+            self.change_kinds(h, s, variant, exchange, down, &draws)?
+        } else {
+            ChangeKinds::NONE
+        };
+        let id = self.push_draw_node(&draws, &children, &changes)?;
+        self.fill_draw_values(id, s <= 0);
+        self.buf.draw_memo.insert(key, id);
+        Ok(id)
+    }
+
+    /// Records `id` as the node of the state `key` (room made first).
+    fn memoise_draw_node(&mut self, key: u128, id: u32) -> PlanResult<u32> {
+        map_room(&mut self.buf.draw_memo, &mut self.memory)?;
+        self.buf.draw_memo.insert(key, id);
+        Ok(id)
+    }
+
+    /// The useful draws of the 3n+1 hand `h` at shanten `s`, looked for among the kinds
+    /// in `scan`, with the plan's copies, and the copies of every kind not in the hand.
+    fn useful_draws(
+        &mut self,
+        h: &mut [u8; 34],
+        s: i8,
+        variant: Option<u8>,
+        scan: u64,
+    ) -> PlanResult<UsefulDraws> {
+        let mask = self.useful_mask(h, s, scan, |_| ALL_KINDS)?;
+        let mut draws = UsefulDraws {
+            mask,
+            kinds: [(0, 0); 34],
+            len: 0,
+            copies: 0,
+            all_copies: 0,
+        };
         for k in 0..34 {
             let left = self.copies(h, k, variant);
-            if left > 0 {
-                all_copies += left as u32;
-            }
-            if useful_mask & (1 << k) == 0 {
+            if left <= 0 {
                 continue;
             }
-            if left > 0 {
-                useful[n_useful] = (k as u8, left as u8);
-                n_useful += 1;
+            draws.all_copies += left as u32;
+            if mask & (1 << k) != 0 {
+                draws.kinds[draws.len] = (k as u8, left as u8);
+                draws.len += 1;
+                draws.copies += left as u32;
             }
         }
-        if variant.is_some() && !variant_useful {
-            let i = self.node13(h, s, None, right, candidates)?;
-            map_room(&mut self.buf.memo13, &mut self.memory)?;
-            self.buf.memo13.insert(key, i);
-            return Ok(i);
-        }
-        // Children of the useful draws.
-        let mut kids = [(0u8, 0u8, ONE); 34];
-        let mut useful_copies = 0u32;
-        for (slot, &(k, left)) in kids.iter_mut().zip(&useful[..n_useful]) {
-            useful_copies += u32::from(left);
+        Ok(draws)
+    }
+
+    /// The edges of the useful draws: each kind's 3n+2 child (its advancing discards,
+    /// with the change kept when `keep`), or [`ONE`] when the draw wins (`s <= 0`).
+    fn useful_children(
+        &mut self,
+        h: &mut [u8; 34],
+        s: i8,
+        variant: Option<u8>,
+        keep: bool,
+        draws: &UsefulDraws,
+    ) -> PlanResult<[Useful; 34]> {
+        let mut children = [Useful {
+            kind: 0,
+            copies: 0,
+            child: ONE,
+        }; 34];
+        for (slot, &(kind, copies)) in children.iter_mut().zip(draws.kinds()) {
             let child = if s <= 0 {
                 ONE
             } else {
-                let k = k as usize;
+                let k = kind as usize;
                 h[k] += 1;
-                // The child is at shanten s - 1: the change survives if s - 1 >= floor.
-                let keep = right && s > self.change_floor;
-                let c = self.node14(h, s - 1, variant, keep, useful_mask);
+                let c = self.discard_node(h, s - 1, variant, keep, draws.mask);
                 h[k] -= 1;
                 c?
             };
-            *slot = (k, left, child);
-        }
-        // Change kinds: draws that do not lower shanten, with their targets: per drawn
-        // kind the tegawari and the breaking-down discard whose hand has the most
-        // useful copies, kept only if that beats the state's own (a break from tenpai
-        // only when the waits are weak: at most `WEAK_WAITS` copies).
-        // (kind, copies, first target, targets) with the targets in `found`.
-        let mut change_kinds = [(0u8, 0u8, 0u8, 0u8); 34];
-        let mut n_changes = 0;
-        let mut found = [ZERO; 68];
-        let mut n_found = 0;
-        let down = down && (s > 0 || useful_copies <= WEAK_WAITS);
-        if exchange || down {
-            for m in 0..34 {
-                let left = self.copies(h, m, variant);
-                if left <= 0 || h[m] >= 4 || useful_mask & (1 << m) != 0 {
-                    continue;
-                }
-                // Weighing one drawn kind's changes is up to 14 * 34 shanten evaluations.
-                self.check_clock()?;
-                h[m] += 1;
-                let disc = self.eval.shanten_after_each_discard(h);
-                // The regular form of `h + m - j + k` is bounded by that of `h + m + k`,
-                // for every `j`: one scan (when a discard's hand is not memoised) limits
-                // the kinds whose regular form is weighed for all of them.
-                let eval = self.eval;
-                let mut bound: Option<[i8; 34]> = None;
-                // (discard, its shanten, useful copies) of the best exchange and break.
-                let mut best: [Option<(usize, i8, u32)>; 2] = [None, None];
-                for j in 0..34 {
-                    if h[j] == 0 || j == m {
-                        continue;
-                    }
-                    let to = disc[j];
-                    let slot = if exchange && to == s {
-                        0
-                    } else if down && to == s + 1 {
-                        1
-                    } else {
-                        continue;
-                    };
-                    h[j] -= 1;
-                    let u = self.useful_copies(h, to, variant, |x| {
-                        let b = bound.get_or_insert_with(|| {
-                            x[j] += 1;
-                            let b = eval.regular_after_each_draw(x);
-                            x[j] -= 1;
-                            b
-                        });
-                        // `j` itself: `h + m - j + j` is the 14-tile hand, not bounded.
-                        (0..34)
-                            .filter(|&k| b[k] < to)
-                            .fold(1u64 << j, |mask, k| mask | 1 << k)
-                    });
-                    h[j] += 1;
-                    let u = match u {
-                        Ok(u) => u,
-                        Err(e) => {
-                            h[m] -= 1;
-                            return Err(e);
-                        }
-                    };
-                    if u > useful_copies && best[slot].is_none_or(|b| u > b.2) {
-                        best[slot] = Some((j, to, u));
-                    }
-                }
-                let first = n_found;
-                for (j, to, _) in best.into_iter().flatten() {
-                    h[j] -= 1;
-                    let t = self.node13(h, to, variant, false, ALL_KINDS);
-                    h[j] += 1;
-                    match t {
-                        Ok(t) if t != ZERO => {
-                            found[n_found] = t;
-                            n_found += 1;
-                        }
-                        Ok(_) => {}
-                        Err(e) => {
-                            h[m] -= 1;
-                            return Err(e);
-                        }
-                    }
-                }
-                h[m] -= 1;
-                if n_found > first {
-                    change_kinds[n_changes] =
-                        (m as u8, left as u8, first as u8, (n_found - first) as u8);
-                    n_changes += 1;
-                }
-            }
-        }
-        self.room(n_found)?;
-        let id = self.buf.nodes13.len() as u32;
-        let arena = (self.buf.values.len() / self.stride()) as u32;
-        let u0 = self.buf.useful.len() as u32;
-        for &(kind, copies, child) in &kids[..n_useful] {
-            self.buf.useful.push(Useful {
+            *slot = Useful {
                 kind,
                 copies,
                 child,
-            });
+            };
         }
+        Ok(children)
+    }
+
+    /// Change kinds: the draws that do not lower shanten, each with its targets: the
+    /// tegawari (`exchange`) and the breaking-down discard (`down`) whose hand has the
+    /// most useful copies, kept only if that beats the state's own.
+    fn change_kinds(
+        &mut self,
+        h: &mut [u8; 34],
+        s: i8,
+        variant: Option<u8>,
+        exchange: bool,
+        down: bool,
+        draws: &UsefulDraws,
+    ) -> PlanResult<ChangeKinds> {
+        let mut out = ChangeKinds::NONE;
+        for m in 0..34 {
+            let left = self.copies(h, m, variant);
+            if left <= 0 || h[m] >= 4 || draws.mask & (1 << m) != 0 {
+                continue;
+            }
+            // Weighing one drawn kind's changes is up to 14 * 34 shanten evaluations.
+            self.check_clock()?;
+            h[m] += 1;
+            let first = out.n_targets;
+            let found = self.change_targets(h, m, s, variant, [exchange, down], draws.copies);
+            h[m] -= 1;
+            let (found, n) = found?;
+            out.targets[first..first + n].copy_from_slice(&found[..n]);
+            out.n_targets += n;
+            if out.n_targets > first {
+                out.kinds[out.len] = (
+                    m as u8,
+                    left as u8,
+                    first as u8,
+                    (out.n_targets - first) as u8,
+                );
+                out.len += 1;
+            }
+        }
+        Ok(out)
+    }
+
+    /// For the 3n+2 hand `h` (the state's hand and a drawn kind `m` that does not lower
+    /// its shanten `s`): the nodes of the best tegawari (`allowed[0]`: a discard keeping
+    /// shanten `s`) and the best break-down (`allowed[1]`: a discard raising it to
+    /// `s + 1`), each the discard whose hand has the most useful copies, above `own`
+    /// (the state's): `(nodes, n)`, the nodes in `nodes[..n]`, [`ZERO`] left out.
+    fn change_targets(
+        &mut self,
+        h: &mut [u8; 34],
+        m: usize,
+        s: i8,
+        variant: Option<u8>,
+        allowed: [bool; 2],
+        own: u32,
+    ) -> PlanResult<([u32; 2], usize)> {
+        let disc = self.judge.shanten_after_each_discard(h);
+        // The regular form of `h + m - j + k` is bounded by that of `h + m + k`, for
+        // every `j`: one scan (when a discard's hand is not memoised) limits the kinds
+        // whose regular form is weighed for all of them.
+        let judge = self.judge;
+        let mut bound: Option<[i8; 34]> = None;
+        // (discard, its shanten, useful copies) of the best exchange and break.
+        let mut best: [Option<(usize, i8, u32)>; 2] = [None, None];
+        for j in 0..34 {
+            if h[j] == 0 || j == m {
+                continue;
+            }
+            let to = disc[j];
+            let slot = if allowed[0] && to == s {
+                0
+            } else if allowed[1] && to == s + 1 {
+                1
+            } else {
+                continue;
+            };
+            h[j] -= 1;
+            let u = self.useful_copies(h, to, variant, |x| {
+                let b = bound.get_or_insert_with(|| {
+                    x[j] += 1;
+                    let b = judge.regular_after_each_draw(x);
+                    x[j] -= 1;
+                    b
+                });
+                // `j` itself: `h + m - j + j` is the 14-tile hand, not bounded.
+                (0..34)
+                    .filter(|&k| b[k] < to)
+                    .fold(1u64 << j, |mask, k| mask | 1 << k)
+            });
+            h[j] += 1;
+            let u = u?;
+            if u > own && best[slot].is_none_or(|b| u > b.2) {
+                best[slot] = Some((j, to, u));
+            }
+        }
+        let (mut found, mut n) = ([ZERO; 2], 0);
+        for (j, to, _) in best.into_iter().flatten() {
+            h[j] -= 1;
+            let t = self.draw_node(h, to, variant, false, ALL_KINDS);
+            h[j] += 1;
+            let t = t?;
+            if t != ZERO {
+                found[n] = t;
+                n += 1;
+            }
+        }
+        Ok((found, n))
+    }
+
+    /// Stores the state's node and edges (room reserved first), returns its id.
+    fn push_draw_node(
+        &mut self,
+        draws: &UsefulDraws,
+        children: &[Useful; 34],
+        changes: &ChangeKinds,
+    ) -> PlanResult<u32> {
+        self.room(changes.n_targets)?;
+        let id = self.buf.draw_nodes.len() as u32;
+        let arena = (self.buf.values.len() / self.stride()) as u32;
+        let u0 = self.buf.useful.len() as u32;
+        let children = &children[..draws.len];
+        self.buf.useful.extend_from_slice(children);
         let c0 = self.buf.changes.len() as u32;
         let base = self.buf.targets.len() as u32;
-        self.buf.targets.extend_from_slice(&found[..n_found]);
-        for &(kind, copies, first, len) in &change_kinds[..n_changes] {
+        self.buf
+            .targets
+            .extend_from_slice(&changes.targets[..changes.n_targets]);
+        for &(kind, copies, first, len) in &changes.kinds[..changes.len] {
             self.buf.changes.push(Change {
                 kind,
                 copies,
@@ -648,31 +768,29 @@ impl Planner {
                 len: u32::from(len),
             });
         }
-        let changes_below = n_changes > 0
-            || kids[..n_useful]
+        let changes_below = changes.len > 0
+            || children
                 .iter()
-                .any(|&(_, _, c)| c != ONE && self.buf.nodes14[c as usize].changes_below);
-        self.buf.nodes13.push(Node13 {
+                .any(|e| e.child != ONE && self.buf.discard_nodes[e.child as usize].changes_below);
+        self.buf.draw_nodes.push(DrawNode {
             arena,
             u0,
-            un: n_useful as u16,
+            un: draws.len as u16,
             c0,
-            cn: n_changes as u16,
-            useful_copies: useful_copies as u16,
-            all_copies: all_copies as u16,
+            cn: changes.len as u16,
+            useful_copies: draws.copies as u16,
+            all_copies: draws.all_copies as u16,
             changes_below,
         });
-        self.fill13(id, s <= 0);
-        self.buf.memo13.insert(key, id);
         Ok(id)
     }
 
     /// Computes the value arrays of 13-tile node `id` (the last arena slot to be) from
     /// its edges; children are at lower arena slots, already computed.
-    fn fill13(&mut self, id: u32, tenpai: bool) {
+    fn fill_draw_values(&mut self, id: u32, tenpai: bool) {
         let t = self.horizon;
         let stride = self.stride();
-        let node = self.buf.nodes13[id as usize];
+        let node = self.buf.draw_nodes[id as usize];
         let at = self.buf.values.len();
         self.buf.values.resize(at + stride, 0.0);
         let (done, own) = self.buf.values.split_at_mut(at);
@@ -681,7 +799,7 @@ impl Planner {
         let rest = f64::from(node.all_copies) - a;
         let useful = &self.buf.useful[node.u0 as usize..(node.u0 + u32::from(node.un)) as usize];
         let changes = &self.buf.changes[node.c0 as usize..(node.c0 + u32::from(node.cn)) as usize];
-        let arena13 = |n: u32| self.buf.nodes13[n as usize].arena as usize * stride;
+        let arena13 = |n: u32| self.buf.draw_nodes[n as usize].arena as usize * stride;
         for r in 1..=t {
             let m_r = f64::from(self.pool[r]).max(a).max(1.0);
             let (stay_w, stay_t) = (win[r - 1], ten[r - 1]);
@@ -693,7 +811,7 @@ impl Planner {
                     w += p;
                     tp += p;
                 } else {
-                    let c = self.buf.nodes14[e.child as usize].arena as usize * stride;
+                    let c = self.buf.discard_nodes[e.child as usize].arena as usize * stride;
                     w += p * done[c + r - 1];
                     tp += p * done[c + t + r];
                 }
@@ -735,7 +853,7 @@ impl Planner {
     /// bit or the path): a state's scan serves the change weighing of its neighbours,
     /// whose targets are often states of the tree, and the other way round.
     /// `regular`, called on a miss with `h`, gives the kinds whose regular form may be
-    /// below `s` (a superset; see [`Eval::shanten_after_draws_weighing`]).
+    /// below `s` (a superset; see [`ShantenJudge::shanten_after_draws_weighing`]).
     fn useful_mask(
         &mut self,
         h: &mut [u8; 34],
@@ -748,7 +866,7 @@ impl Planner {
             return Ok(mask);
         }
         let regular = regular(h);
-        let after = self.eval.shanten_after_draws_weighing(h, scan, regular);
+        let after = self.judge.shanten_after_draws_weighing(h, scan, regular);
         let mask = (0..34)
             .filter(|&k| after[k] < s)
             .fold(0u64, |m, k| m | 1 << k);
@@ -780,7 +898,7 @@ impl Planner {
 
     /// The 14-tile state `h` after a useful draw (not winning): its discards that leave
     /// shanten `target`.
-    fn node14(
+    fn discard_node(
         &mut self,
         h: &mut [u8; 34],
         target: i8,
@@ -789,11 +907,11 @@ impl Planner {
         candidates: u64,
     ) -> PlanResult<u32> {
         let key = pack(h, variant, right);
-        if let Some(&i) = self.buf.memo14.get(&key) {
+        if let Some(&i) = self.buf.discard_memo.get(&key) {
             return Ok(i);
         }
         self.tick()?;
-        let after = self.eval.shanten_after_each_discard(h);
+        let after = self.judge.shanten_after_each_discard(h);
         let mut kids = [ZERO; 14];
         let mut n = 0;
         for j in 0..34 {
@@ -801,7 +919,7 @@ impl Planner {
                 continue;
             }
             h[j] -= 1;
-            let child = self.node13(h, target, variant, right, candidates);
+            let child = self.draw_node(h, target, variant, right, candidates);
             h[j] += 1;
             if n < kids.len() {
                 kids[n] = child?;
@@ -809,14 +927,14 @@ impl Planner {
             }
         }
         self.room(n)?;
-        let id = self.buf.nodes14.len() as u32;
+        let id = self.buf.discard_nodes.len() as u32;
         let arena = (self.buf.values.len() / self.stride()) as u32;
         let start = self.buf.targets.len() as u32;
         self.buf.targets.extend_from_slice(&kids[..n]);
         let changes_below = kids[..n]
             .iter()
-            .any(|&k| self.buf.nodes13[k as usize].changes_below);
-        self.buf.nodes14.push(Node14 {
+            .any(|&k| self.buf.draw_nodes[k as usize].changes_below);
+        self.buf.discard_nodes.push(DiscardNode {
             arena,
             start,
             len: n as u32,
@@ -828,12 +946,12 @@ impl Planner {
         self.buf.values.resize(at + stride, 0.0);
         for r in 0..=t {
             if let Some(best) = self.choose(kids[..n].iter().copied(), r) {
-                let (w, tp) = (self.win13(best, r), self.tenpai13(best, r));
+                let (w, tp) = (self.draw_win(best, r), self.draw_tenpai(best, r));
                 self.buf.values[at + r] = w;
                 self.buf.values[at + t + 1 + r] = tp;
             }
         }
-        self.buf.memo14.insert(key, id);
+        self.buf.discard_memo.insert(key, id);
         Ok(id)
     }
 }
@@ -863,7 +981,7 @@ impl Drop for Planner {
     fn drop(&mut self) {
         let budget = self.memory.budget();
         let memory = std::mem::replace(&mut self.memory, budget.reservation());
-        SparePool::global().give(std::mem::take(&mut self.buf), memory);
+        BufferPool::global().give(std::mem::take(&mut self.buf), memory);
     }
 }
 

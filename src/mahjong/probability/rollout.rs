@@ -4,7 +4,7 @@
 //! The continuation (*greedy*), exactly, so that it can be simulated independently
 //! (`tests/mahjong_probability.rs` does):
 //!
-//! - Shanten is [`Eval::shanten`] (every form of the ruleset, copies in melds counted);
+//! - Shanten is [`ShantenJudge::shanten`] (every form of the ruleset, copies in melds counted);
 //!   the hand starts at shanten `s` and `tenpai` is reached if `s <= 0` at the start.
 //! - After each draw `m`: if the 3n+2 hand wins, the rollout wins. If its shanten `s'`
 //!   is below `s`, the draw is kept and the player discards, among the tiles `j` of
@@ -27,13 +27,13 @@
 
 use rand::Rng;
 
-use super::eval::Eval;
+use super::shanten_judge::ShantenJudge;
 use super::simulate::Moments;
 
 /// Rollouts of the greedy continuation from the 13-tile `hand` with the true pool
 /// `pool` and `draws` draws. Reuses its buffers between rollouts.
 pub struct Rollout<'a> {
-    eval: &'a Eval,
+    judge: &'a ShantenJudge,
     hand: [u8; 34],
     pool: [u8; 34],
     draws: u32,
@@ -43,10 +43,15 @@ pub struct Rollout<'a> {
 impl<'a> Rollout<'a> {
     /// Rollouts of `hand` (3n+1 tiles) with `pool` (copies per kind the player cannot
     /// see) and `draws` draws (clamped to the pool).
-    pub fn new(eval: &'a Eval, hand: &[u8; 34], pool: &[u8; 34], draws: u32) -> Rollout<'a> {
+    pub fn new(
+        judge: &'a ShantenJudge,
+        hand: &[u8; 34],
+        pool: &[u8; 34],
+        draws: u32,
+    ) -> Rollout<'a> {
         let size: u32 = pool.iter().map(|&c| u32::from(c)).sum();
         Rollout {
-            eval,
+            judge,
             hand: *hand,
             pool: *pool,
             draws: draws.min(size),
@@ -56,7 +61,7 @@ impl<'a> Rollout<'a> {
 
     /// One rollout on the wall order drawn from `rng`: `(won, tenpai reached)`.
     pub fn run(&mut self, rng: &mut impl Rng) -> (bool, bool) {
-        let eval = self.eval;
+        let judge = self.judge;
         self.wall.clear();
         for (k, &c) in self.pool.iter().enumerate() {
             for _ in 0..c {
@@ -65,11 +70,11 @@ impl<'a> Rollout<'a> {
         }
         let mut h = self.hand;
         let mut counts = self.pool;
-        let mut s = eval.shanten(&h);
+        let mut s = judge.shanten(&h);
         // Shanten after each draw (`after_draw[m]` = shanten of `h + m`; every kind on
         // the wall has fewer than 4 copies in hand): the scan of the discard chosen at
         // the last advance, so a draw is judged without a shanten computation.
-        let mut after_draw = eval.shanten_after_each_draw(&mut h);
+        let mut after_draw = judge.shanten_after_each_draw(&mut h);
         let mut tenpai = s <= 0;
         for r in (1..=self.draws).rev() {
             // A hand that cannot reach tenpai in the draws left cannot win either.
@@ -87,14 +92,14 @@ impl<'a> Rollout<'a> {
                 continue;
             }
             h[m] += 1;
-            let disc = eval.shanten_after_each_discard(&mut h);
+            let disc = judge.shanten_after_each_discard(&mut h);
             let mut best: Option<(usize, u32, [i8; 34])> = None;
             for j in 0..34 {
                 if h[j] == 0 || disc[j] != after {
                     continue;
                 }
                 h[j] -= 1;
-                let draws = eval.shanten_after_each_draw(&mut h);
+                let draws = judge.shanten_after_each_draw(&mut h);
                 let useful: u32 = (0..34)
                     .filter(|&k| draws[k] < after)
                     .map(|k| u32::from(counts[k]))

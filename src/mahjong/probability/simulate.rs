@@ -108,18 +108,18 @@ impl<'a> Simulator<'a> {
             }
         }
         let mut n = self.root;
-        let mut zw = plan.win13(n, t);
-        let mut zt = plan.tenpai13(n, t);
+        let mut zw = plan.draw_win(n, t);
+        let mut zt = plan.draw_tenpai(n, t);
         for r in (1..=t).rev() {
             if n == ZERO || self.wall.is_empty() {
                 break;
             }
-            let node = plan.buf.nodes13[n as usize];
+            let node = plan.buf.draw_nodes[n as usize];
             let size = self.wall.len() as f64;
             let a = f64::from(node.useful_copies);
             let model = f64::from(plan.pool_at(r)).max(a).max(1.0);
             let rest = f64::from(node.all_copies) - a;
-            let (sw, st) = (plan.win13(n, r - 1), plan.tenpai13(n, r - 1));
+            let (sw, st) = (plan.draw_win(n, r - 1), plan.draw_tenpai(n, r - 1));
             let useful =
                 &plan.buf.useful[node.u0 as usize..(node.u0 + u32::from(node.un)) as usize];
             let changes =
@@ -128,7 +128,7 @@ impl<'a> Simulator<'a> {
                 let p = f64::from(self.counts[e.kind as usize]) / size;
                 let q = f64::from(e.copies) / model;
                 if p != q {
-                    let (bw, bt) = plan.odds14(e.child, r - 1);
+                    let (bw, bt) = plan.discard_odds(e.child, r - 1);
                     zw += (p - q) * (bw - sw);
                     zt += (p - q) * (bt - st);
                 }
@@ -150,7 +150,7 @@ impl<'a> Simulator<'a> {
                 if e.child == ONE {
                     break;
                 }
-                let kid = plan.buf.nodes14[e.child as usize];
+                let kid = plan.buf.discard_nodes[e.child as usize];
                 let options = &plan.buf.targets[kid.start as usize..(kid.start + kid.len) as usize];
                 n = plan.choose(options.iter().copied(), r - 1).unwrap_or(ZERO);
             } else if let Some(c) = changes.iter().find(|c| c.kind == m) {
@@ -176,7 +176,7 @@ impl<'a> Simulator<'a> {
         let plan = self.plan;
         let mut best = (None, stay);
         for &x in &plan.buf.targets[start as usize..(start + len) as usize] {
-            let (xw, xt) = (plan.win13(x, r), plan.tenpai13(x, r));
+            let (xw, xt) = (plan.draw_win(x, r), plan.draw_tenpai(x, r));
             if better(xw, xt, best.1.0, best.1.1) {
                 best = (Some(x), (xw, xt));
             }

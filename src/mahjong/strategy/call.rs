@@ -12,9 +12,10 @@ use super::{DecisionError, resolve_draws};
 use crate::mahjong::caps::Caps;
 use crate::mahjong::hand::Hand;
 use crate::mahjong::meld::{Meld, MeldKind};
-use crate::mahjong::probability::eval::Eval;
 use crate::mahjong::probability::optimal::OptimalSolver;
 use crate::mahjong::probability::plan::{PlanConfig, Planner};
+use crate::mahjong::probability::shanten_judge::ShantenJudge;
+use crate::mahjong::rules::Ruleset;
 use crate::mahjong::shanten::LackableSuits;
 use crate::mahjong::tile::Tile;
 use crate::mahjong::ukeire::Ukeire;
@@ -120,6 +121,33 @@ pub fn suggest_call(
     draws_left: Option<u32>,
     deadline: Option<Instant>,
 ) -> Result<CallAdvice, DecisionError> {
+    let (pool, draws) = pool_after_offer(hand, offered, draws_left)?;
+    let h = hand.concealed().0;
+    let ruleset = hand.ruleset();
+    let judge = ShantenJudge::new(hand.called(), ruleset, hand.lackable()).with_caps(hand.caps());
+    let mut won = h;
+    won[offered.index()] += 1;
+    let wins = judge.is_winning(&won);
+    let calls = call_options(&h, offered, from, ruleset);
+    let clock = Clock::new(deadline);
+    let share = 1.0 / (calls.len() + 1) as f64;
+    let pass = value_hand(&judge, &h, &pool, draws, clock.at(share));
+    let choice = if wins {
+        Choice::win(offered)
+    } else {
+        let (best, states, paths) = value_calls(hand, &calls, &pool, draws, &clock, share);
+        Choice::between(best, &pass, offered, states, paths)
+    };
+    Ok(choice.advice(pass, draws))
+}
+
+/// The unseen pool once the offered tile is out of it, and the draws left: the checks
+/// of the hand's size and of the offered tile.
+fn pool_after_offer(
+    hand: &Hand,
+    offered: Tile,
+    draws_left: Option<u32>,
+) -> Result<([u8; 34], u32), DecisionError> {
     let tiles = hand.concealed().len();
     if tiles % 3 != 1 {
         return Err(DecisionError::CallNeedsWaitingHand(tiles));
@@ -137,37 +165,45 @@ pub fn suggest_call(
     }
     pool[offered.index()] -= 1;
     let draws = resolve_draws(draws_left, &pool, ruleset)?;
-    let h = hand.concealed().0;
+    Ok((pool, draws))
+}
+
+/// A call the hand can make on the offered tile.
+struct CallOption {
+    action: CallAction,
+    /// The meld formed, the offered tile included.
+    meld: Meld,
+    /// The concealed hand after the call.
+    after: [u8; 34],
+}
+
+/// The calls the 3n+1 hand `h` can make on `offered` from `from`: pon with two copies,
+/// open kan with three, chi from the left (where the ruleset has it) for each way the
+/// hand makes the sequence.
+fn call_options(h: &[u8; 34], offered: Tile, from: From, ruleset: Ruleset) -> Vec<CallOption> {
     let x = offered.index();
-    let called = hand.called();
-    let lackable = hand.lackable();
-    let eval = Eval::new(called, ruleset, lackable).with_caps(hand.caps());
-
-    let mut won = h;
-    won[x] += 1;
-    let wins = eval.is_winning(&won);
-
-    // The options with a call, each a (meld, concealed hand after the call).
-    let mut calls: Vec<(CallAction, Meld, [u8; 34])> = Vec::new();
-    if h[x] >= 2 {
-        let mut after = h;
-        after[x] -= 2;
-        if let Some(m) = Meld::of_kind(MeldKind::Pon, offered) {
-            calls.push((CallAction::Pon, m, after));
-        }
-    }
-    if h[x] >= 3 {
-        let mut after = h;
-        after[x] -= 3;
-        if let Some(m) = Meld::of_kind(MeldKind::OpenKan, offered) {
-            calls.push((CallAction::Kan, m, after));
+    let mut calls = Vec::new();
+    for (action, kind, used) in [
+        (CallAction::Pon, MeldKind::Pon, 2),
+        (CallAction::Kan, MeldKind::OpenKan, 3),
+    ] {
+        if h[x] >= used {
+            let mut after = *h;
+            after[x] -= used;
+            if let Some(meld) = Meld::of_kind(kind, offered) {
+                calls.push(CallOption {
+                    action,
+                    meld,
+                    after,
+                });
+            }
         }
     }
     if from == From::Left && ruleset.allows_chi() && !offered.is_honour() {
         let rank = offered.rank() as usize;
         for first_rank in rank.saturating_sub(2).max(1)..=rank.min(7) {
             let first = x + first_rank - rank;
-            let mut after = h;
+            let mut after = *h;
             let mut ok = true;
             for (i, c) in after.iter_mut().enumerate().skip(first).take(3) {
                 if i != x {
@@ -178,121 +214,158 @@ pub fn suggest_call(
                     }
                 }
             }
-            if ok && let Some(m) = Meld::chi(Tile(first as u8)) {
-                calls.push((CallAction::Chi, m, after));
+            if ok && let Some(meld) = Meld::chi(Tile(first as u8)) {
+                calls.push(CallOption {
+                    action: CallAction::Chi,
+                    meld,
+                    after,
+                });
             }
         }
     }
+    calls
+}
 
-    let advice = |action, meld, discard, with_call, without_call: Valued, reason, states, paths| {
-        let with: Option<Valued> = with_call;
-        CallAdvice {
-            action,
-            meld,
-            discard,
-            exact: without_call.figures.method == Method::Exact
-                && with.is_none_or(|w| w.figures.method == Method::Exact),
-            with_call: with.map(|w| w.figures),
-            without_call: without_call.figures,
-            reason,
-            draws_left: draws,
-            states,
-            paths,
-        }
-    };
-    let clock = Clock::new(deadline);
-    let share = 1.0 / (calls.len() + 1) as f64;
-    let pass = value_hand(&eval, &h, &pool, draws, clock.at(share));
-    let (mut states, mut paths) = (pass.states, pass.paths);
-    if wins {
-        let win = Valued {
-            figures: OptionFigures {
-                win: 1.0,
-                stderr: 0.0,
-                method: Method::Exact,
-                continuation: Continuation::Optimal,
-            },
-            value: 1.0,
-            discard: None,
-            states: 0,
-            paths: 0,
-        };
-        return Ok(advice(
-            CallAction::Win,
-            None,
-            None,
-            Some(win),
-            pass,
-            format!("{offered} completes the hand: win on the discard"),
-            states,
-            paths,
-        ));
-    }
+/// Values every call option, the `k`-th by the clock's share `share * (k + 2)` (the
+/// first share went to passing): the best (the first of equals), and the states and
+/// paths all of them cost.
+fn value_calls(
+    hand: &Hand,
+    calls: &[CallOption],
+    pool: &[u8; 34],
+    draws: u32,
+    clock: &Clock,
+    share: f64,
+) -> (Option<(CallAction, Meld, Valued)>, u64, u64) {
+    let ruleset = hand.ruleset();
+    let (mut states, mut paths) = (0, 0);
     let mut best: Option<(CallAction, Meld, Valued)> = None;
-    for (k, (action, meld, after)) in calls.iter().enumerate() {
-        let e = Eval::new(called + 1, ruleset, lackable_after(lackable, ruleset, meld))
-            .with_caps(caps_after(hand, meld));
+    for (k, call) in calls.iter().enumerate() {
+        let judge = ShantenJudge::new(
+            hand.called() + 1,
+            ruleset,
+            lackable_after(hand.lackable(), ruleset, &call.meld),
+        )
+        .with_caps(caps_after(hand, &call.meld));
         let until = clock.at(share * (k + 2) as f64);
-        let v = if *action == CallAction::Kan {
+        let v = if call.action == CallAction::Kan {
+            // The replacement draw counts as one more draw from the same pool.
             let size: u32 = pool.iter().map(|&c| u32::from(c)).sum();
-            value_hand(&e, after, &pool, (draws + 1).min(size), until)
+            value_hand(&judge, &call.after, pool, (draws + 1).min(size), until)
         } else {
-            value_after_call(&e, after, &pool, draws, until)
+            value_after_call(&judge, &call.after, pool, draws, until)
         };
         states += v.states;
         paths += v.paths;
         if best.as_ref().is_none_or(|(_, _, b)| v.value > b.value) {
-            best = Some((*action, *meld, v));
+            best = Some((call.action, call.meld, v));
         }
     }
-    Ok(match best {
-        Some((action, meld, v)) if v.value > pass.value + 1e-12 => {
-            let discard = v
-                .discard
-                .map(|d| format!(", discarding {d}"))
-                .unwrap_or_default();
-            let reason = format!(
-                "{action} {meld}{discard} raises the win probability from {:.4} to {:.4}",
-                pass.figures.win, v.figures.win
-            );
-            advice(
-                action,
-                Some(meld),
-                v.discard,
-                Some(v),
-                pass,
-                reason,
-                states,
-                paths,
-            )
+    (best, states, paths)
+}
+
+/// The option taken, before passing's figures join it.
+struct Choice {
+    action: CallAction,
+    meld: Option<Meld>,
+    discard: Option<Tile>,
+    /// The chosen call's figures (for a pass: the best call's).
+    with_call: Option<Valued>,
+    reason: String,
+    /// States and paths the call options cost (passing's are added by [`Choice::advice`]).
+    states: u64,
+    paths: u64,
+}
+
+impl Choice {
+    /// A win on the offered tile.
+    fn win(offered: Tile) -> Choice {
+        Choice {
+            action: CallAction::Win,
+            meld: None,
+            discard: None,
+            with_call: Some(Valued {
+                figures: OptionFigures {
+                    win: 1.0,
+                    stderr: 0.0,
+                    method: Method::Exact,
+                    continuation: Continuation::Optimal,
+                },
+                value: 1.0,
+                discard: None,
+                states: 0,
+                paths: 0,
+            }),
+            reason: format!("{offered} completes the hand: win on the discard"),
+            states: 0,
+            paths: 0,
         }
-        Some((action, meld, v)) => {
-            let reason = format!(
-                "passing keeps a win probability of {:.4}; the best call ({action} {meld}) gives {:.4}",
-                pass.figures.win, v.figures.win
-            );
-            advice(
+    }
+
+    /// The best call if it beats passing by more than 1e-12, else a pass.
+    fn between(
+        best: Option<(CallAction, Meld, Valued)>,
+        pass: &Valued,
+        offered: Tile,
+        states: u64,
+        paths: u64,
+    ) -> Choice {
+        let (action, meld, discard, with_call, reason) = match best {
+            Some((action, meld, v)) if v.value > pass.value + 1e-12 => {
+                let discard = v
+                    .discard
+                    .map(|d| format!(", discarding {d}"))
+                    .unwrap_or_default();
+                let reason = format!(
+                    "{action} {meld}{discard} raises the win probability from {:.4} to {:.4}",
+                    pass.figures.win, v.figures.win
+                );
+                (action, Some(meld), v.discard, Some(v), reason)
+            }
+            Some((action, meld, v)) => {
+                let reason = format!(
+                    "passing keeps a win probability of {:.4}; the best call ({action} {meld}) gives {:.4}",
+                    pass.figures.win, v.figures.win
+                );
+                (CallAction::Pass, None, None, Some(v), reason)
+            }
+            None => (
                 CallAction::Pass,
                 None,
                 None,
-                Some(v),
-                pass,
-                reason,
-                states,
-                paths,
-            )
-        }
-        None => advice(
-            CallAction::Pass,
-            None,
-            None,
-            None,
-            pass,
-            format!("no call can be made with {offered}"),
+                None,
+                format!("no call can be made with {offered}"),
+            ),
+        };
+        Choice {
+            action,
+            meld,
+            discard,
+            with_call,
+            reason,
             states,
             paths,
-        ),
-    })
+        }
+    }
+
+    /// The answer, with passing's figures `pass` and the draws left used.
+    fn advice(self, pass: Valued, draws: u32) -> CallAdvice {
+        CallAdvice {
+            action: self.action,
+            meld: self.meld,
+            discard: self.discard,
+            exact: pass.figures.method == Method::Exact
+                && self
+                    .with_call
+                    .is_none_or(|w| w.figures.method == Method::Exact),
+            with_call: self.with_call.map(|w| w.figures),
+            without_call: pass.figures,
+            reason: self.reason,
+            draws_left: draws,
+            states: pass.states + self.states,
+            paths: pass.paths + self.paths,
+        }
+    }
 }
 
 /// One option's figures, the engine's value for comparing options, and what it cost.
@@ -326,13 +399,13 @@ impl Valued {
 
 /// After a chi or pon: the best discard of the 3n+2 hand, valued as a discard decision.
 fn value_after_call(
-    eval: &Eval,
+    judge: &ShantenJudge,
     after: &[u8; 34],
     pool: &[u8; 34],
     draws: u32,
     deadline: Option<Instant>,
 ) -> Valued {
-    let ranked = rank_discards(eval, after, pool, draws, deadline);
+    let ranked = rank_discards(judge, after, pool, draws, deadline);
     match ranked.candidates.first() {
         Some(c) => Valued::of(c, ranked.states, ranked.paths),
         None => Valued {
@@ -352,14 +425,14 @@ fn value_after_call(
 
 /// A 3n+1 hand (passing, or after a kan) valued with the tiers of a discard decision.
 fn value_hand(
-    eval: &Eval,
+    judge: &ShantenJudge,
     h: &[u8; 34],
     pool: &[u8; 34],
     draws: u32,
     deadline: Option<Instant>,
 ) -> Valued {
     let clock = Clock::new(deadline);
-    let mut c = DiscardCandidate::shell(Tile(0), eval.shanten(h), Ukeire::default());
+    let mut c = DiscardCandidate::shell(Tile(0), judge.shanten(h), Ukeire::default());
     let seed = figures::seed_of(h, pool, draws);
     let size: u32 = pool.iter().map(|&c| u32::from(c)).sum();
     let draws = draws.min(size);
@@ -372,26 +445,32 @@ fn value_hand(
         return valued(&c, 0, 0);
     }
     if figures::optimal_fits(pool, draws, 1) {
-        let mut solver = OptimalSolver::new(*eval, clock.at(0.33));
+        let mut solver = OptimalSolver::new(*judge, clock.at(0.33));
         if let Some((w, t)) = figures::optimal(&mut solver, h, pool, draws) {
             c.set_exact(w, t, Continuation::Optimal);
             return valued(&c, solver.states(), 0);
         }
     }
     if c.shanten <= PLAN_MAX_SHANTEN {
-        let mut planner =
-            Planner::new(*eval, PlanConfig::ONE_CHANGE, h, pool, draws, clock.at(0.6));
+        let mut planner = Planner::new(
+            *judge,
+            PlanConfig::ONE_CHANGE,
+            h,
+            pool,
+            draws,
+            clock.at(0.6),
+        );
         if let Some(limit) = plan_state_limit(c.shanten) {
             planner = planner.with_state_limit(limit);
         }
-        if let Ok(root) = planner.root13(h, true) {
+        if let Ok(root) = planner.draw_root(h, true) {
             let paths =
                 figures::simulate_plan(&planner, root, pool, seed, 512, &clock, 0.9, &mut c);
             return valued(&c, planner.states(), paths);
         }
     }
     let mut planner = Planner::new(
-        *eval,
+        *judge,
         PlanConfig::ADVANCE_OR_THROW,
         h,
         pool,
@@ -399,12 +478,12 @@ fn value_hand(
         clock.at(0.5),
     )
     .with_state_limit(FAR_STATES);
-    if let Ok(root) = planner.root13(h, false) {
+    if let Ok(root) = planner.draw_root(h, false) {
         let odds = planner.odds(root);
         c.set_exact(odds.win, odds.tenpai, Continuation::AdvanceOrThrow);
         return valued(&c, planner.states(), 0);
     }
-    let (rolled, paths) = figures::rollouts(eval, &[*h], pool, draws, &[512], seed, &clock, 0.95);
+    let (rolled, paths) = figures::rollouts(judge, &[*h], pool, draws, &[512], seed, &clock, 0.95);
     rolled[0].write(&mut c);
     valued(&c, planner.states(), paths)
 }
@@ -424,11 +503,7 @@ fn caps_after(hand: &Hand, meld: &Meld) -> Caps {
 }
 
 /// Suits a SICHUAN hand may still lack after calling `meld` (its suit is ruled out).
-fn lackable_after(
-    lackable: LackableSuits,
-    ruleset: crate::mahjong::rules::Ruleset,
-    meld: &Meld,
-) -> LackableSuits {
+fn lackable_after(lackable: LackableSuits, ruleset: Ruleset, meld: &Meld) -> LackableSuits {
     if ruleset.requires_missing_suit() && !meld.tile().is_honour() {
         lackable & !(1 << (meld.tile().index() / 9))
     } else {

@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use crate::mahjong::probability::eval::Eval;
+use crate::mahjong::probability::shanten_judge::ShantenJudge;
 use crate::mahjong::tile::Tile;
 use crate::mahjong::ukeire::{self, Ukeire};
 
@@ -118,7 +118,7 @@ impl DiscardCandidate {
 
 /// Every distinct discard of the 3n+2 `h` with its shanten and ukeire (`pool`: the
 /// copies the player cannot see), in tile order.
-pub(crate) fn shells(eval: &Eval, h: &[u8; 34], pool: &[u8; 34]) -> Vec<DiscardCandidate> {
+pub(crate) fn shells(judge: &ShantenJudge, h: &[u8; 34], pool: &[u8; 34]) -> Vec<DiscardCandidate> {
     let mut out = Vec::new();
     let mut left = *h;
     for d in 0..34 {
@@ -128,10 +128,10 @@ pub(crate) fn shells(eval: &Eval, h: &[u8; 34], pool: &[u8; 34]) -> Vec<DiscardC
         left[d] -= 1;
         let (shanten, uk) = ukeire::ukeire(
             &left,
-            eval.melds(),
-            eval.ruleset(),
-            eval.lackable(),
-            eval.caps(),
+            judge.melds(),
+            judge.ruleset(),
+            judge.lackable(),
+            judge.caps(),
             pool,
         );
         left[d] += 1;

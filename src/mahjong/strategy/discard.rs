@@ -9,9 +9,9 @@ use super::figures;
 use super::play;
 use super::{DecisionError, resolve_draws};
 use crate::mahjong::hand::Hand;
-use crate::mahjong::probability::eval::Eval;
 use crate::mahjong::probability::optimal::OptimalSolver;
 use crate::mahjong::probability::plan::{PlanConfig, Planner};
+use crate::mahjong::probability::shanten_judge::ShantenJudge;
 
 /// Highest shanten (of the best discard) the plan is tried at; farther hands go straight
 /// to the far tier. 3 (with [`PLAN_STATES_AT_3_SHANTEN`]) won +0.36 points of solitaire
@@ -96,11 +96,12 @@ pub fn suggest_discard(
     }
     let pool = hand.unseen();
     let draws = resolve_draws(draws_left, &pool, hand.ruleset())?;
-    let eval = Eval::new(hand.called(), hand.ruleset(), hand.lackable()).with_caps(hand.caps());
+    let judge =
+        ShantenJudge::new(hand.called(), hand.ruleset(), hand.lackable()).with_caps(hand.caps());
     let h = hand.concealed().0;
-    let ranked = rank_discards(&eval, &h, &pool, draws, deadline);
+    let ranked = rank_discards(&judge, &h, &pool, draws, deadline);
     Ok(DiscardAdvice {
-        is_winning: eval.is_winning(&h),
+        is_winning: judge.is_winning(&h),
         candidates: ranked.candidates,
         draws_left: draws,
         exact: ranked.exact,
@@ -129,14 +130,14 @@ pub struct Ranked {
 /// search for short horizons; the plan (hands up to [`PLAN_MAX_SHANTEN`]); the far tier
 /// (advance or throw within [`FAR_STATES`] states, else greedy rollouts).
 pub fn rank_discards(
-    eval: &Eval,
+    judge: &ShantenJudge,
     h: &[u8; 34],
     pool: &[u8; 34],
     draws: u32,
     deadline: Option<Instant>,
 ) -> Ranked {
     let clock = Clock::new(deadline);
-    let mut cands = shells(eval, h, pool);
+    let mut cands = shells(judge, h, pool);
     let best = cands.iter().map(|c| c.shanten).min().unwrap_or(0);
     let size: u32 = pool.iter().map(|&c| u32::from(c)).sum();
     let draws = draws.min(size);
@@ -155,15 +156,15 @@ pub fn rank_discards(
         None
     };
     if ranked.is_none() && figures::optimal_fits(pool, draws, cands.len()) {
-        ranked = optimal_tier(eval, h, pool, draws, &clock, &cands);
+        ranked = optimal_tier(judge, h, pool, draws, &clock, &cands);
     }
     if ranked.is_none() && best <= PLAN_MAX_SHANTEN {
-        ranked = plan_tier(eval, h, pool, draws, &clock, &cands, best);
+        ranked = plan_tier(judge, h, pool, draws, &clock, &cands, best);
     }
-    let mut ranked = ranked.unwrap_or_else(|| far_tier(eval, h, pool, draws, &clock, cands, best));
+    let mut ranked = ranked.unwrap_or_else(|| far_tier(judge, h, pool, draws, &clock, cands, best));
     ranked.candidates.sort_by(compare_candidates);
     for c in &mut ranked.candidates {
-        c.play = play::play_figure(c, eval.ruleset(), eval.melds(), draws);
+        c.play = play::play_figure(c, judge.ruleset(), judge.melds(), draws);
     }
     ranked.exact = ranked
         .candidates
@@ -175,14 +176,14 @@ pub fn rank_discards(
 /// The exact optimum for every candidate, or `None` if the search does not fit (within
 /// a third of the budget).
 fn optimal_tier(
-    eval: &Eval,
+    judge: &ShantenJudge,
     h: &[u8; 34],
     pool: &[u8; 34],
     draws: u32,
     clock: &Clock,
     cands: &[DiscardCandidate],
 ) -> Option<Ranked> {
-    let mut solver = OptimalSolver::new(*eval, clock.at(0.33));
+    let mut solver = OptimalSolver::new(*judge, clock.at(0.33));
     let mut out = cands.to_vec();
     for c in &mut out {
         let left = without(h, c.tile.index());
@@ -202,7 +203,7 @@ fn optimal_tier(
 /// raising candidates get greedy rollouts and rank after the keeping ones. `None` if the
 /// plan does not fit (within 60 % of the budget, and [`plan_state_limit`]).
 fn plan_tier(
-    eval: &Eval,
+    judge: &ShantenJudge,
     h: &[u8; 34],
     pool: &[u8; 34],
     draws: u32,
@@ -210,7 +211,14 @@ fn plan_tier(
     cands: &[DiscardCandidate],
     best: i8,
 ) -> Option<Ranked> {
-    let mut planner = Planner::new(*eval, PlanConfig::ONE_CHANGE, h, pool, draws, clock.at(0.6));
+    let mut planner = Planner::new(
+        *judge,
+        PlanConfig::ONE_CHANGE,
+        h,
+        pool,
+        draws,
+        clock.at(0.6),
+    );
     if let Some(limit) = plan_state_limit(best) {
         planner = planner.with_state_limit(limit);
     }
@@ -256,7 +264,7 @@ fn plan_tier(
     if !far.is_empty() {
         let hands = hands_after(h, &out, &far);
         let want = vec![ROLLOUTS.1; far.len()];
-        let (rolled, n) = figures::rollouts(eval, &hands, pool, draws, &want, seed, clock, 0.95);
+        let (rolled, n) = figures::rollouts(judge, &hands, pool, draws, &want, seed, clock, 0.95);
         paths += n;
         for (&i, r) in far.iter().zip(&rolled) {
             r.write(&mut out[i]);
@@ -276,7 +284,7 @@ fn plan_tier(
 /// ukeire first; the shanten-raising candidates always get greedy rollouts and rank
 /// after the keeping ones.
 fn far_tier(
-    eval: &Eval,
+    judge: &ShantenJudge,
     h: &[u8; 34],
     pool: &[u8; 34],
     draws: u32,
@@ -285,7 +293,7 @@ fn far_tier(
     best: i8,
 ) -> Ranked {
     let mut planner = Planner::new(
-        *eval,
+        *judge,
         PlanConfig::ADVANCE_OR_THROW,
         h,
         pool,
@@ -330,7 +338,7 @@ fn far_tier(
         })
         .collect();
     let seed = figures::seed_of(h, pool, draws);
-    let (rolled, paths) = figures::rollouts(eval, &hands, pool, draws, &want, seed, clock, 0.95);
+    let (rolled, paths) = figures::rollouts(judge, &hands, pool, draws, &want, seed, clock, 0.95);
     for (&i, r) in rest.iter().zip(&rolled) {
         r.write(&mut out[i]);
         if out[i].shanten == best {

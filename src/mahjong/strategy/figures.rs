@@ -13,10 +13,10 @@ use rand::rngs::SmallRng;
 
 use super::candidate::{Continuation, DiscardCandidate, Method};
 use super::clock::Clock;
-use crate::mahjong::probability::eval::Eval;
 use crate::mahjong::probability::optimal::OptimalSolver;
 use crate::mahjong::probability::plan::Planner;
 use crate::mahjong::probability::rollout::Rollout;
+use crate::mahjong::probability::shanten_judge::ShantenJudge;
 use crate::mahjong::probability::simulate::{Estimate, Moments, Simulator};
 
 /// Longest horizon the optimal search is tried on with a full pool; shorter pools allow
@@ -164,13 +164,13 @@ impl Rolled {
     }
 }
 
-/// Rollouts for every option in `hands` (13-tile hands, `eval`, `pool`, `draws`): one
+/// Rollouts for every option in `hands` (13-tile hands, `judge`, `pool`, `draws`): one
 /// each, then round robin up to [`MIN_PATHS`] each (cut short at [`LAST_CALL`]), then up
 /// to `paths[i]` each until the clock's fraction `until`. The clock is read after every
 /// rollout. Returns the moments per option and the rollouts made.
 #[allow(clippy::too_many_arguments)]
 pub fn rollouts(
-    eval: &Eval,
+    judge: &ShantenJudge,
     hands: &[[u8; 34]],
     pool: &[u8; 34],
     draws: u32,
@@ -181,7 +181,7 @@ pub fn rollouts(
 ) -> (Vec<Rolled>, u64) {
     let mut rolls: Vec<Rollout> = hands
         .iter()
-        .map(|h| Rollout::new(eval, h, pool, draws))
+        .map(|h| Rollout::new(judge, h, pool, draws))
         .collect();
     let mut out = vec![Rolled::default(); hands.len()];
     let mut total = 0;

@@ -32,7 +32,7 @@
 //! still depends on it; the offsets are fitted, and an indicator with fewer than 50
 //! decisions in a continuation's data is 0). The PLAN figures of hands at 3-shanten
 //! after the discard (the plan from 3-shanten) have a map of their own,
-//! [`RulesetMaps::plan_three`] (`a`, `b`, `d` and the bend `e` of the draws term above
+//! [`RulesetMaps::plan_three_shanten`] (`a`, `b`, `d` and the bend `e` of the draws term above
 //! 16 draws left; `e` is 0 in every other map): the maps of nearer hands were fitted
 //! before the plan reached 3-shanten, an offset on them missed its first decisions by
 //! 0.011 on the fit games (the gain of re-deciding grows faster with the draws left
@@ -68,7 +68,7 @@ pub struct PlayMap {
     /// Weight of `draws_left / 16`.
     pub d: f64,
     /// Added to the draws weight above 16 draws left: weight of
-    /// `max(draws_left - 16, 0) / 16` (0 but in [`RulesetMaps::plan_three`]).
+    /// `max(draws_left - 16, 0) / 16` (0 but in [`RulesetMaps::plan_three_shanten`]).
     pub d_above_16: f64,
     /// Offset of a tenpai hand (shanten 0 after the discard).
     pub tenpai: f64,
@@ -89,7 +89,7 @@ pub struct RulesetMaps {
     pub plan: PlayMap,
     /// PLAN, hands at 3-shanten after the discard (the plan from 3-shanten,
     /// [`super::discard::PLAN_MAX_SHANTEN`]): intercept, logit and draws only.
-    pub plan_three: PlayMap,
+    pub plan_three_shanten: PlayMap,
     /// ADVANCE_OR_THROW.
     pub advance_or_throw: PlayMap,
     /// GREEDY.
@@ -112,7 +112,7 @@ pub const MAPS: &[RulesetMaps] = &[
             one: 0.0226,
             three: 0.0000,
         },
-        plan_three: PlayMap {
+        plan_three_shanten: PlayMap {
             a: -1.3764,
             b: 0.7474,
             d: 1.3962,
@@ -145,7 +145,7 @@ pub const MAPS: &[RulesetMaps] = &[
         // (0.35751 / 0.35761): that map read low on 20,000 walls (mean first-decision
         // estimate 0.1767 against 0.1863 won, chi-square p = 0.001). The error is the
         // refit's first-decision deciles on those 5,000 held-out walls: BENCHMARKS.md,
-        // "GENERAL refitted again on 20,000 walls". plan_three (session 30): the 3-shanten
+        // "GENERAL refitted again on 20,000 walls". plan_three_shanten (session 30): the 3-shanten
         // plan's 5,000 games of 40000..44999 and 2,000 of 21 draws; the error is the
         // engine that ships on 5,000 fresh walls 60000..64999 (chi-square p = 0.311):
         // "The plan at 3-shanten, bounded".
@@ -162,7 +162,7 @@ pub const MAPS: &[RulesetMaps] = &[
             one: -0.0145,
             three: 0.0000,
         },
-        plan_three: PlayMap {
+        plan_three_shanten: PlayMap {
             a: -1.9704,
             b: 0.5217,
             d: 2.1101,
@@ -209,7 +209,7 @@ pub const MAPS: &[RulesetMaps] = &[
             one: -0.0148,
             three: 0.0000,
         },
-        plan_three: PlayMap {
+        plan_three_shanten: PlayMap {
             a: -1.7150,
             b: 0.7552,
             d: 1.7980,
@@ -238,7 +238,7 @@ pub const MAPS: &[RulesetMaps] = &[
         },
         // plan, advance_or_throw, greedy: refitted on every game of the engine of session
         // 21 (20,000 walls, 21-draw games only above 16 draws left): BENCHMARKS.md, "The
-        // maps pooled and held out on fresh walls". plan_three (session 30): fitted on the
+        // maps pooled and held out on fresh walls". plan_three_shanten (session 30): fitted on the
         // unbounded 3-shanten plan's 20,000 games of 40000..59999 and 2,000 games of 21
         // draws. The error is the engine that ships (the plan at 3-shanten, bounded) on
         // the 50,000 walls never used to fit the maps or choose their form (80000..89999,
@@ -291,7 +291,7 @@ pub fn play_figure(
                 stderr: c.win_stderr,
             });
         }
-        Continuation::Plan if c.shanten >= 3 => maps.plan_three,
+        Continuation::Plan if c.shanten >= 3 => maps.plan_three_shanten,
         Continuation::Plan => maps.plan,
         Continuation::AdvanceOrThrow => maps.advance_or_throw,
         Continuation::Greedy => maps.greedy,
@@ -363,7 +363,7 @@ mod tests {
                 .iter()
                 .find(|m| m.ruleset == r)
                 .expect("a map per ruleset");
-            for map in [m.plan, m.plan_three, m.advance_or_throw, m.greedy] {
+            for map in [m.plan, m.plan_three_shanten, m.advance_or_throw, m.greedy] {
                 assert!(map.b > 0.0, "{r:?}: {map:?}");
             }
             // A sanity bound only (a map off by 0.05 in a decile of 200 games or more would
@@ -394,9 +394,9 @@ mod tests {
 
     #[test]
     fn plan_figures_of_3_shanten_hands_go_through_their_own_map_bent_above_16_draws() {
-        // RIICHI's plan_three written out by hand: v = 0.1 (logit -ln 9), 20 draws left,
+        // RIICHI's plan_three_shanten written out by hand: v = 0.1 (logit -ln 9), 20 draws left,
         // 4 of them above 16.
-        let m = maps_of(Ruleset::Riichi).unwrap().plan_three;
+        let m = maps_of(Ruleset::Riichi).unwrap().plan_three_shanten;
         let z = m.a - m.b * 9f64.ln() + m.d * 20.0 / 16.0 + m.d_above_16 * 4.0 / 16.0;
         let c = candidate(3, Continuation::Plan, 0.1, 0.0);
         let f = play_figure(&c, Ruleset::Riichi, 0, 20).unwrap();

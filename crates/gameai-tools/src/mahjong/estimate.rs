@@ -21,12 +21,12 @@
 //! target needs), with the draws counted sequentially.
 
 use gameai::mahjong::probability::Odds;
-use gameai::mahjong::probability::eval::Eval;
+use gameai::mahjong::probability::shanten_judge::ShantenJudge;
 
 /// Estimated odds of the 3n+1 `hand` with `unseen` the pool (copies per kind, the
 /// hand's own tiles excluded) and `draws` draws. Bounded: at most `s + 1` ukeire scans
 /// and a `(s + 2) x draws` table.
-pub fn estimate(eval: &Eval, hand: &[u8; 34], unseen: &[u8; 34], draws: u32) -> Odds {
+pub fn estimate(eval: &ShantenJudge, hand: &[u8; 34], unseen: &[u8; 34], draws: u32) -> Odds {
     let pool: u32 = unseen.iter().map(|&c| u32::from(c)).sum();
     let draws = draws.min(pool);
     let mut h = *hand;

@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use crate::mahjong::estimate::estimate;
 use gameai::mahjong::hand::Hand;
-use gameai::mahjong::probability::eval::Eval;
 use gameai::mahjong::probability::plan::{PlanConfig, Planner};
+use gameai::mahjong::probability::shanten_judge::ShantenJudge;
 use gameai::mahjong::tile::Tile;
 
 /// The legacy policy's ranking of a 3n+2 `hand` with `draws` draws: `(tile, win value)`
@@ -23,7 +23,8 @@ pub fn rank_advance_or_throw(
     deadline: Option<Instant>,
     state_limit: usize,
 ) -> (Vec<(Tile, f64)>, bool) {
-    let eval = Eval::new(hand.called(), hand.ruleset(), hand.lackable()).with_caps(hand.caps());
+    let eval =
+        ShantenJudge::new(hand.called(), hand.ruleset(), hand.lackable()).with_caps(hand.caps());
     let h = hand.concealed().0;
     let pool = hand.unseen();
     let mut tiles: Vec<(usize, i8)> = (0..34)

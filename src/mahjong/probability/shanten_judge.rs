@@ -14,19 +14,19 @@ pub const ALL_KINDS: u64 = (1 << 34) - 1;
 
 /// Shanten for fixed melds and ruleset. `Copy`, cheap to build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Eval {
+pub struct ShantenJudge {
     melds: u8,
     ruleset: Ruleset,
     lackable: LackableSuits,
     caps: Caps,
 }
 
-impl Eval {
+impl ShantenJudge {
     /// A judge for hands with `melds` called under `ruleset`; `lackable` is the mask of
     /// suits a SICHUAN hand may lack (bit 0 m, 1 p, 2 s; ignored by other rulesets). No
-    /// copy caps (see [`Eval::with_caps`]).
-    pub fn new(melds: u8, ruleset: Ruleset, lackable: LackableSuits) -> Eval {
-        Eval {
+    /// copy caps (see [`ShantenJudge::with_caps`]).
+    pub fn new(melds: u8, ruleset: Ruleset, lackable: LackableSuits) -> ShantenJudge {
+        ShantenJudge {
             melds,
             ruleset,
             lackable,
@@ -35,7 +35,7 @@ impl Eval {
     }
 
     /// The same judge counting the copies in the player's melds ([`crate::mahjong::caps`]).
-    pub fn with_caps(mut self, caps: Caps) -> Eval {
+    pub fn with_caps(mut self, caps: Caps) -> ShantenJudge {
         self.caps = caps;
         self
     }
@@ -74,7 +74,7 @@ impl Eval {
     }
 
     /// Shanten of `hand` plus one copy of each kind: `out[k]` for `k` with fewer than 4
-    /// copies in `hand` (others get [`shanten::NEVER`]). Equal to [`Eval::shanten`] of
+    /// copies in `hand` (others get [`shanten::NEVER`]). Equal to [`ShantenJudge::shanten`] of
     /// each such hand (unit-tested against it), but incremental: only the changed
     /// suit's table entry is looked up, the merge is skipped when that entry did not
     /// change, and the seven-pairs / thirteen-orphans figures are updated in O(1).
@@ -82,17 +82,17 @@ impl Eval {
         self.scan(hand, 1, ALL_KINDS, ALL_KINDS)
     }
 
-    /// [`Eval::shanten_after_each_draw`] for the kinds in `mask` only (bit `k` = kind
+    /// [`ShantenJudge::shanten_after_each_draw`] for the kinds in `mask` only (bit `k` = kind
     /// `k`); the others get [`shanten::NEVER`].
     pub fn shanten_after_draws(&self, hand: &mut [u8; 34], mask: u64) -> [i8; 34] {
         self.scan(hand, 1, mask, ALL_KINDS)
     }
 
-    /// [`Eval::shanten_after_draws`] with the regular form (four melds and a pair)
+    /// [`ShantenJudge::shanten_after_draws`] with the regular form (four melds and a pair)
     /// weighed only for the kinds in `regular`: for the others `out[k]` is the minimum
     /// of the closed forms (seven pairs, thirteen orphans) alone, [`shanten::NEVER`]
     /// where they do not apply. Wherever the regular form of `hand + k` is known to be
-    /// at least `s` (see [`Eval::regular_after_each_draw`]), `out[k] < s` exactly when
+    /// at least `s` (see [`ShantenJudge::regular_after_each_draw`]), `out[k] < s` exactly when
     /// the true shanten of `hand + k` is below `s`: the useful kinds come out the same
     /// at a fraction of the table lookups and merges.
     pub fn shanten_after_draws_weighing(
@@ -131,7 +131,7 @@ impl Eval {
 
     /// Shanten of `hand` minus one copy of each kind it holds (others get
     /// [`shanten::NEVER`]), computed as incrementally as
-    /// [`Eval::shanten_after_each_draw`].
+    /// [`ShantenJudge::shanten_after_each_draw`].
     pub fn shanten_after_each_discard(&self, hand: &mut [u8; 34]) -> [i8; 34] {
         self.scan(hand, -1, ALL_KINDS, ALL_KINDS)
     }
@@ -351,7 +351,7 @@ mod tests {
     /// A random judge (ruleset, melds, lackable suits, copy caps) and a concealed hand of
     /// `3 (4 - melds) + extra` tiles: clustered, spread, or all in one part (the
     /// distance tables' domain edge, a one-suit hand of 14 tiles).
-    fn random_case(rng: &mut StdRng, extra: usize) -> (Eval, [u8; 34]) {
+    fn random_case(rng: &mut StdRng, extra: usize) -> (ShantenJudge, [u8; 34]) {
         let ruleset = Ruleset::ALL[rng.random_range(0..3)];
         let melds = rng.random_range(0..=4u8);
         let lackable = rng.random_range(0..8u8);
@@ -380,8 +380,8 @@ mod tests {
                 held[k] = rng.random_range(1..=4u8.saturating_sub(hand[k]).max(1));
             }
         }
-        let eval = Eval::new(melds, ruleset, lackable).with_caps(Caps::from_held(&held));
-        (eval, hand)
+        let judge = ShantenJudge::new(melds, ruleset, lackable).with_caps(Caps::from_held(&held));
+        (judge, hand)
     }
 
     /// `Closed::of` by the definition, kind by kind (the first implementation).
@@ -406,24 +406,24 @@ mod tests {
 
         /// The change weighing's shortcut: for a 3n+2 hand `h` and each discard `j`, the
         /// useful kinds of `h - j` found by weighing the regular form only for the kinds
-        /// [`Eval::regular_after_each_draw`] of `h` leaves open (and `j`) are the useful
+        /// [`ShantenJudge::regular_after_each_draw`] of `h` leaves open (and `j`) are the useful
         /// kinds of a full scan, and the kinds weighed get the full scan's shanten.
         #[test]
         fn weighing_finds_the_useful_kinds_of_a_full_scan(seed in any::<u64>()) {
             let mut rng = StdRng::seed_from_u64(seed);
-            let (eval, mut hand) = random_case(&mut rng, 2);
-            let bound = eval.regular_after_each_draw(&mut hand);
+            let (judge, mut hand) = random_case(&mut rng, 2);
+            let bound = judge.regular_after_each_draw(&mut hand);
             for j in 0..34 {
                 if hand[j] == 0 {
                     continue;
                 }
                 hand[j] -= 1;
-                let s = eval.shanten(&hand);
+                let s = judge.shanten(&hand);
                 let regular = (0..34)
                     .filter(|&k| bound[k] < s)
                     .fold(1u64 << j, |m, k| m | 1 << k);
-                let full = eval.shanten_after_each_draw(&mut hand);
-                let weighed = eval.shanten_after_draws_weighing(&mut hand, ALL_KINDS, regular);
+                let full = judge.shanten_after_each_draw(&mut hand);
+                let weighed = judge.shanten_after_draws_weighing(&mut hand, ALL_KINDS, regular);
                 for k in 0..34 {
                     prop_assert_eq!(weighed[k] < s, full[k] < s, "kind {} discard {}", k, j);
                     if regular & (1 << k) != 0 {
@@ -457,10 +457,10 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(34);
         for _ in 0..3000 {
             let extra = rng.random_range(1..=2);
-            let (eval, mut hand) = random_case(&mut rng, extra);
-            let draws = eval.shanten_after_each_draw(&mut hand);
+            let (judge, mut hand) = random_case(&mut rng, extra);
+            let draws = judge.shanten_after_each_draw(&mut hand);
             let mask = rng.random::<u64>() & ALL_KINDS;
-            let masked = eval.shanten_after_draws(&mut hand, mask);
+            let masked = judge.shanten_after_draws(&mut hand, mask);
             for k in 0..34 {
                 let want = if mask & (1 << k) != 0 {
                     draws[k]
@@ -469,19 +469,23 @@ mod tests {
                 };
                 assert_eq!(masked[k], want);
             }
-            let discards = eval.shanten_after_each_discard(&mut hand);
+            let discards = judge.shanten_after_each_discard(&mut hand);
             for k in 0..34 {
                 if hand[k] < 4 {
                     hand[k] += 1;
-                    assert_eq!(draws[k], eval.shanten(&hand), "draw {k} {hand:?} {eval:?}");
+                    assert_eq!(
+                        draws[k],
+                        judge.shanten(&hand),
+                        "draw {k} {hand:?} {judge:?}"
+                    );
                     hand[k] -= 1;
                 }
                 if hand[k] > 0 {
                     hand[k] -= 1;
                     assert_eq!(
                         discards[k],
-                        eval.shanten(&hand),
-                        "discard {k} {hand:?} {eval:?}"
+                        judge.shanten(&hand),
+                        "discard {k} {hand:?} {judge:?}"
                     );
                     hand[k] += 1;
                 }

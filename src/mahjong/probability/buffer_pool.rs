@@ -15,7 +15,7 @@
 //! # Model
 //!
 //! - A planner that ends (its decision answered) leaves its buffers, cleared but with
-//!   their capacity, in the process-wide [`SparePool`]; the next planner takes the most
+//!   their capacity, in the process-wide [`BufferPool`]; the next planner takes the most
 //!   recently left set and grows it only beyond what it already holds. The values do not
 //!   depend on the capacities (the tables are only looked up, never iterated), so the
 //!   answers are the same to the bit.
@@ -23,7 +23,7 @@
 //!   ([`crate::memory_budget`]): a set is left with a [`Reservation`] of exactly its
 //!   capacity in bytes, and the planner that takes it takes that reservation over. The
 //!   budget's bound on RSS (idle + limit) therefore still holds.
-//! - The pool holds at most [`SparePool::limit`] bytes: an eighth of the budget's limit,
+//! - The pool holds at most [`BufferPool::limit`] bytes: an eighth of the budget's limit,
 //!   at most [`POOL_MAX_BYTES`]. A set that does not fit is freed.
 //! - A growth that the budget would refuse, by any engine, first frees the pool (the
 //!   pool is its budget's [`Reclaim`]er), so spare buffers never cost a request its
@@ -33,8 +33,8 @@ use std::collections::HashMap;
 use std::mem::size_of;
 use std::sync::{Mutex, PoisonError};
 
-use super::plan::{Change, FastBuild, Node13, Node14, Useful};
-use super::store::table_bytes;
+use super::budgeted_growth::table_bytes;
+use super::plan::{Change, DiscardNode, DrawNode, FastBuild, Useful};
 use crate::memory_budget::{MemoryBudget, Reclaim, Reservation};
 
 /// Most bytes the global pool holds (with the default 512 MiB budget, its eighth would
@@ -43,19 +43,19 @@ pub const POOL_MAX_BYTES: usize = 32 << 20;
 
 /// The buffers of one planner (see [`super::plan::Planner`] for what each holds).
 #[derive(Debug, Default)]
-pub struct Buffers {
+pub struct PlanBuffers {
     /// 13-tile state key -> node id.
-    pub memo13: HashMap<u128, u32, FastBuild>,
+    pub draw_memo: HashMap<u128, u32, FastBuild>,
     /// 14-tile state key -> node id.
-    pub memo14: HashMap<u128, u32, FastBuild>,
+    pub discard_memo: HashMap<u128, u32, FastBuild>,
     /// Useful kinds (bit mask) of the 13-tile hands weighed as change targets.
     pub useful_memo: HashMap<u128, u64, FastBuild>,
     /// Value arrays, `2 * (T + 1)` per state.
     pub values: Vec<f64>,
     /// 13-tile states; node 0 is [`super::plan::ZERO`].
-    pub nodes13: Vec<Node13>,
+    pub draw_nodes: Vec<DrawNode>,
     /// 14-tile states.
-    pub nodes14: Vec<Node14>,
+    pub discard_nodes: Vec<DiscardNode>,
     /// Useful edges.
     pub useful: Vec<Useful>,
     /// Change edges.
@@ -64,38 +64,38 @@ pub struct Buffers {
     pub targets: Vec<u32>,
 }
 
-impl Buffers {
+impl PlanBuffers {
     /// Bytes allocated (capacities; hash tables with their control bytes, as
     /// [`table_bytes`] counts them).
     pub fn bytes(&self) -> usize {
         self.values.capacity() * size_of::<f64>()
-            + self.nodes13.capacity() * size_of::<Node13>()
-            + self.nodes14.capacity() * size_of::<Node14>()
+            + self.draw_nodes.capacity() * size_of::<DrawNode>()
+            + self.discard_nodes.capacity() * size_of::<DiscardNode>()
             + self.useful.capacity() * size_of::<Useful>()
             + self.changes.capacity() * size_of::<Change>()
             + self.targets.capacity() * size_of::<u32>()
-            + table_bytes::<u128, u32>(self.memo13.capacity())
-            + table_bytes::<u128, u32>(self.memo14.capacity())
+            + table_bytes::<u128, u32>(self.draw_memo.capacity())
+            + table_bytes::<u128, u32>(self.discard_memo.capacity())
             + table_bytes::<u128, u64>(self.useful_memo.capacity())
     }
 
     /// Empties every buffer, keeping its capacity.
     pub fn clear(&mut self) {
-        self.memo13.clear();
-        self.memo14.clear();
+        self.draw_memo.clear();
+        self.discard_memo.clear();
         self.useful_memo.clear();
         self.values.clear();
-        self.nodes13.clear();
-        self.nodes14.clear();
+        self.draw_nodes.clear();
+        self.discard_nodes.clear();
         self.useful.clear();
         self.changes.clear();
         self.targets.clear();
     }
 }
 
-/// A pool of cleared [`Buffers`], each with the reservation that pays for it.
+/// A pool of cleared [`PlanBuffers`], each with the reservation that pays for it.
 #[derive(Debug)]
-pub struct SparePool {
+pub struct BufferPool {
     /// `None`: the process's budget.
     budget: Option<&'static MemoryBudget>,
     max_bytes: usize,
@@ -104,21 +104,21 @@ pub struct SparePool {
 
 #[derive(Debug, Default)]
 struct Spares {
-    sets: Vec<(Buffers, Reservation)>,
+    sets: Vec<(PlanBuffers, Reservation)>,
     bytes: usize,
 }
 
-static GLOBAL: SparePool = SparePool::charging(None, POOL_MAX_BYTES);
+static GLOBAL: BufferPool = BufferPool::charging(None, POOL_MAX_BYTES);
 
-impl SparePool {
+impl BufferPool {
     /// An empty pool charging `budget`, holding at most `max_bytes` (and at most an
     /// eighth of the budget's limit).
-    pub const fn new(budget: &'static MemoryBudget, max_bytes: usize) -> SparePool {
-        SparePool::charging(Some(budget), max_bytes)
+    pub const fn new(budget: &'static MemoryBudget, max_bytes: usize) -> BufferPool {
+        BufferPool::charging(Some(budget), max_bytes)
     }
 
-    const fn charging(budget: Option<&'static MemoryBudget>, max_bytes: usize) -> SparePool {
-        SparePool {
+    const fn charging(budget: Option<&'static MemoryBudget>, max_bytes: usize) -> BufferPool {
+        BufferPool {
             budget,
             max_bytes,
             spares: Mutex::new(Spares {
@@ -129,7 +129,7 @@ impl SparePool {
     }
 
     /// The pool of the process's budget ([`MemoryBudget::global`]), the one planners use.
-    pub fn global() -> &'static SparePool {
+    pub fn global() -> &'static BufferPool {
         &GLOBAL
     }
 
@@ -150,7 +150,7 @@ impl SparePool {
 
     /// The most recently left set with its reservation (`bytes()` of the set, from
     /// [`Self::budget`]), or `None` when the pool is empty.
-    pub fn take(&self) -> Option<(Buffers, Reservation)> {
+    pub fn take(&self) -> Option<(PlanBuffers, Reservation)> {
         let mut spares = self.lock();
         let (buffers, memory) = spares.sets.pop()?;
         spares.bytes -= memory.bytes();
@@ -163,7 +163,7 @@ impl SparePool {
     /// another budget's, or when the budget cannot cover their bytes. The first pool to
     /// keep a set becomes its budget's reclaimer ([`MemoryBudget::set_reclaimer`]), so
     /// that any engine's growth the budget could not otherwise cover frees the pool first.
-    pub fn give(&'static self, mut buffers: Buffers, mut memory: Reservation) {
+    pub fn give(&'static self, mut buffers: PlanBuffers, mut memory: Reservation) {
         let budget = self.budget();
         if !std::ptr::eq(memory.budget(), budget) {
             return;
@@ -207,7 +207,7 @@ impl SparePool {
     }
 }
 
-impl Reclaim for SparePool {
+impl Reclaim for BufferPool {
     fn reclaim(&self) -> usize {
         self.release()
     }
@@ -217,10 +217,10 @@ impl Reclaim for SparePool {
 mod tests {
     use super::*;
 
-    fn filled(entries: usize) -> Buffers {
-        let mut b = Buffers::default();
+    fn filled(entries: usize) -> PlanBuffers {
+        let mut b = PlanBuffers::default();
         for i in 0..entries {
-            b.memo13.insert(i as u128, i as u32);
+            b.draw_memo.insert(i as u128, i as u32);
             b.values.push(i as f64);
             b.targets.push(i as u32);
         }
@@ -230,7 +230,7 @@ mod tests {
     #[test]
     fn a_set_is_kept_cleared_with_a_reservation_of_exactly_its_bytes() {
         let budget = MemoryBudget::leak(64 << 20);
-        let pool: &'static SparePool = Box::leak(Box::new(SparePool::new(budget, 32 << 20)));
+        let pool: &'static BufferPool = Box::leak(Box::new(BufferPool::new(budget, 32 << 20)));
         let b = filled(1000);
         let bytes = b.bytes();
         // 1000 entries: 1024 f64 + 1000 u32 at least, and a table of 2048 buckets of 33 bytes.
@@ -243,7 +243,7 @@ mod tests {
         let (b, memory) = pool.take().unwrap();
         assert_eq!(memory.bytes(), bytes);
         assert_eq!(b.bytes(), bytes, "the capacity is kept");
-        assert!(b.memo13.is_empty() && b.values.is_empty() && b.targets.is_empty());
+        assert!(b.draw_memo.is_empty() && b.values.is_empty() && b.targets.is_empty());
         assert_eq!(pool.bytes(), 0);
         assert!(pool.take().is_none());
         drop(memory);
@@ -253,7 +253,7 @@ mod tests {
     #[test]
     fn the_pool_holds_at_most_an_eighth_of_the_budget_and_its_own_maximum() {
         let budget = MemoryBudget::leak(8 << 20);
-        let pool: &'static SparePool = Box::leak(Box::new(SparePool::new(budget, 32 << 20)));
+        let pool: &'static BufferPool = Box::leak(Box::new(BufferPool::new(budget, 32 << 20)));
         assert_eq!(pool.limit(), 1 << 20);
         let bytes = filled(5000).bytes();
         assert!(bytes < 1 << 19 && 3 * bytes > 1 << 20, "{bytes}");
@@ -263,7 +263,7 @@ mod tests {
         // The third does not fit in 1 MiB: freed, its bytes not charged.
         assert_eq!(pool.bytes(), 2 * bytes);
         assert_eq!(budget.used(), 2 * bytes);
-        assert_eq!(SparePool::new(budget, 1 << 10).limit(), 1 << 10);
+        assert_eq!(BufferPool::new(budget, 1 << 10).limit(), 1 << 10);
         assert_eq!(pool.release(), 2 * bytes);
         assert_eq!((pool.bytes(), budget.used()), (0, 0));
     }
@@ -271,7 +271,7 @@ mod tests {
     #[test]
     fn a_set_the_budget_cannot_cover_or_of_another_budget_is_freed() {
         let budget = MemoryBudget::leak(8 << 20);
-        let pool: &'static SparePool = Box::leak(Box::new(SparePool::new(budget, 32 << 20)));
+        let pool: &'static BufferPool = Box::leak(Box::new(BufferPool::new(budget, 32 << 20)));
         let hog = budget.try_reserve((8 << 20) - 1000).unwrap();
         pool.give(filled(1000), budget.reservation());
         assert_eq!((pool.bytes(), budget.refusals()), (0, 0), "not a refusal");
@@ -285,7 +285,7 @@ mod tests {
     #[test]
     fn any_growth_the_budget_cannot_cover_frees_the_pool_first() {
         let budget = MemoryBudget::leak(8 << 20);
-        let pool: &'static SparePool = Box::leak(Box::new(SparePool::new(budget, 32 << 20)));
+        let pool: &'static BufferPool = Box::leak(Box::new(BufferPool::new(budget, 32 << 20)));
         pool.give(filled(5000), budget.reservation());
         assert!(pool.bytes() > 0);
         // Taken as another engine would (Dou Dizhu, gomoku): the whole limit.
