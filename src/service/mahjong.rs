@@ -8,8 +8,9 @@ use tonic::{Request, Response, Status};
 
 use crate::proto::mahjong_service_server::MahjongService;
 use crate::proto::{
-    AnalyzeMahjongHandRequest, AnalyzeMahjongHandResponse, SuggestMahjongCallRequest,
-    SuggestMahjongCallResponse, SuggestMahjongDiscardRequest, SuggestMahjongDiscardResponse,
+    AnalyzeMahjongHandRequest, AnalyzeMahjongHandResponse, ScoreMahjongHandRequest,
+    ScoreMahjongHandResponse, SuggestMahjongCallRequest, SuggestMahjongCallResponse,
+    SuggestMahjongDiscardRequest, SuggestMahjongDiscardResponse,
 };
 
 /// Handler of `gameai.v1.MahjongService`.
@@ -37,6 +38,13 @@ impl MahjongService for MahjongApi {
         request: Request<AnalyzeMahjongHandRequest>,
     ) -> Result<Response<AnalyzeMahjongHandResponse>, Status> {
         analyze_hand(request)
+    }
+
+    async fn score_mahjong_hand(
+        &self,
+        request: Request<ScoreMahjongHandRequest>,
+    ) -> Result<Response<ScoreMahjongHandResponse>, Status> {
+        super::mahjong_scoring::score_hand(request)
     }
 }
 
