@@ -11,7 +11,7 @@ use tonic::{Request, Response, Status};
 
 use crate::mahjong::scoring::input::red_fives_in;
 use crate::mahjong::scoring::{
-    self, Limit, NoWin, Payment, Score, ScoreError, ScoreField, WinFlags, WinInput,
+    self, Limit, Payment, Score, ScoreError, ScoreField, WinFlags, WinInput,
 };
 use crate::mahjong::{Meld, MeldKind, Tile, TileCounts};
 use crate::proto::{self, ScoreMahjongHandRequest, ScoreMahjongHandResponse};
