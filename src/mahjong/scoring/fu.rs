@@ -9,17 +9,20 @@
 
 use super::input::{WinInput, is_dragon};
 use super::split::{Reading, Set, SetKind, Wait};
-use super::yaku::Yaku;
+use super::yaku::pinfu_shape;
 use crate::mahjong::tile::Tile;
 
-/// The fu of a reading with its yaku (pinfu changes the self-draw fu).
-pub fn fu(input: &WinInput, reading: &Reading, yaku: &[(Yaku, u8)]) -> u8 {
+/// The fu of a reading (a pinfu shape changes the self-draw fu).
+pub fn fu(input: &WinInput, reading: &Reading) -> u8 {
     let (sets, pair, wait) = match reading {
         Reading::Regular { sets, pair, wait } => (sets, pair, wait),
         Reading::SevenPairs { .. } => return 25,
         Reading::ThirteenOrphans { .. } => return 0,
     };
-    let pinfu = yaku.iter().any(|&(y, _)| y == Yaku::Pinfu);
+    // Pinfu's shape, whether or not pinfu is scored (a yakuman hides it): a yakuman's
+    // fu has no value, and the shape's 20 fu self-draw keeps the reading the oracle
+    // keeps (PyPI `mahjong` 2.1.0 counts it from the shape too).
+    let pinfu = pinfu_shape(input, sets, *pair, *wait);
     if pinfu && input.flags.self_draw {
         return 20;
     }

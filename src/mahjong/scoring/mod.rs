@@ -22,8 +22,11 @@
 //! - [`dora`]: dora from the indicators, red fives, ura dora under riichi;
 //! - [`payment`]: han and fu to the basic points, the limits, and who pays what.
 //!
-//! [`score`] values every reading and keeps the one worth most (then most han, then
-//! most fu): a hand is always scored in its most valuable interpretation.
+//! [`score`] values every reading and keeps the one worth most (then the one with a
+//! yakuman, then most han, then most fu): a hand is always scored in its most valuable
+//! interpretation, and a hand that is a yakuman is that yakuman, not a counted yakuman
+//! of the same value (`03344455666777s` self-drawn is four concealed triplets, not 14
+//! han of chinitsu, tanyao, iipeikou, riichi, tsumo and dora).
 
 pub mod dora;
 pub mod fu;
@@ -105,7 +108,7 @@ pub fn score(input: &WinInput) -> Result<Score, NoWin> {
     readings
         .into_iter()
         .filter_map(|reading| score_reading(input, reading))
-        .max_by_key(|s| (s.points(), s.han, s.fu))
+        .max_by_key(|s| (s.points(), s.yakuman(), s.han, s.fu))
         .ok_or(NoWin::NoYaku)
 }
 
@@ -118,7 +121,7 @@ fn score_reading(input: &WinInput, reading: Reading) -> Option<Score> {
     }
     let yaku_han: u32 = yaku.iter().map(|&(_, h)| u32::from(h)).sum();
     let is_yakuman = yaku.iter().any(|(y, _)| y.is_yakuman());
-    let fu = fu::fu(input, &reading, &yaku);
+    let fu = fu::fu(input, &reading);
     let (dora, red_dora, ura_dora) = if is_yakuman {
         (0, 0, 0)
     } else {

@@ -208,6 +208,16 @@ fn flush(all: &TileCounts) -> Option<Yaku> {
     }
 }
 
+/// Pinfu's condition: a closed hand of four sequences, a pair of no value and a
+/// two-sided wait. Fu reads it too (a pinfu self-draw is 20 fu), also under a yakuman,
+/// whose fu has no value but picks among equal readings as the oracle does.
+pub fn pinfu_shape(input: &WinInput, sets: &[Set], pair: Tile, wait: Wait) -> bool {
+    input.is_closed()
+        && sets.iter().all(|s| s.kind == SetKind::Sequence)
+        && wait == Wait::Ryanmen
+        && !is_value_pair(input, pair)
+}
+
 /// The yaku of four sets and a pair.
 fn regular_yaku(
     input: &WinInput,
@@ -234,7 +244,7 @@ fn regular_yaku(
         .count();
     let quads = sets.iter().filter(|s| s.kind == SetKind::Quad).count();
 
-    if closed && sequences.len() == 4 && wait == Wait::Ryanmen && !is_value_pair(input, pair) {
+    if pinfu_shape(input, sets, pair, wait) {
         out.push(Yaku::Pinfu);
     }
     if closed {
