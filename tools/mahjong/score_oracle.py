@@ -8,7 +8,12 @@ kiriage, 2 fu for an open pinfu-shaped ron, 20 fu pinfu tsumo, no renhou). The h
 drawn to cover what scoring turns on: closed and open hands, every meld kind, riichi
 and its flags, self-draw and discard, dora and ura dora, red fives, seven pairs,
 thirteen orphans, flushes and honour-heavy hands (where the yakuman are), and some
-complete hands without a yaku.
+complete hands without a yaku. A share of the hands (`--rare`, 20% by default) is drawn
+for rare cases: nine gates, four and three kans, big and little four winds, ryanpeikou
+(also seven pairs), runs in one suit (multi-sided pinfu waits, kanchan-or-ryanmen
+readings), closed one-suit hands with dora pointing at them (counted yakuman), and the
+rare flags (double riichi with ippatsu, rinshan, chankan, haitei, houtei, tenhou,
+chiihou) at high odds, each only where the rules allow it.
 
 This is an independent source: the `mahjong` package shares no code with the engine.
 `tests/mahjong_scoring.rs` compares every line with `gameai::mahjong::scoring`.
@@ -133,7 +138,12 @@ def build_regular(rng, deck):
     if got is None:
         return None
     pair, sets = got
-    closed = rng.random() < 0.45
+    return call_sets(rng, pair, sets, rng.random() < 0.45)
+
+
+def call_sets(rng, pair, sets, closed):
+    """The pair and sets as concealed tiles and melds: each set called with 60% odds in
+    an open hand, each quad a closed, open or added kan."""
     concealed, melds, ours = list(pair), [], []
     for kind, tiles in sets:
         call = (not closed) and rng.random() < 0.6
@@ -156,6 +166,75 @@ def build_regular(rng, deck):
     return concealed, melds, ours
 
 
+def take_sets(deck, spec):
+    """Sets named by kinds, ("seq", k) / ("trip", k) / ("quad", k), taken from the deck."""
+    sets = []
+    for kind, k in spec:
+        ks = [k, k + 1, k + 2] if kind == "seq" else [k] * (3 if kind == "trip" else 4)
+        tiles = [deck.take(x) for x in ks]
+        if any(t is None for t in tiles):
+            return None
+        sets.append((kind, tiles))
+    return sets
+
+
+def rare_spec(rng):
+    """A pair kind, sets and whether the hand stays closed, for a shape the uniform mix
+    rarely draws: nine gates, four and three kans, big and little four winds,
+    ryanpeikou (which also reads as seven pairs), sequence runs in one suit (pinfu with
+    multi-sided waits such as 23456 on 1-4-7, kanchan-or-ryanmen readings, iipeikou),
+    and closed one-suit hands that reach a counted yakuman with dora."""
+    s = 9 * rng.randrange(3)
+    shape = rng.randrange(8)
+    if shape == 0:  # nine gates: 1112345678999 plus one tile of the suit
+        counts = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+        counts[rng.randrange(9)] += 1
+        return "tiles", [s + i for i in range(9) for _ in range(counts[i])], True
+    if shape in (1, 2):  # four or three kans
+        n = 4 if shape == 1 else 3
+        kinds = rng.sample(range(34), n + 2)
+        sets = [("quad", k) for k in kinds[:n]]
+        if n == 3:
+            o = kinds[n]
+            sets.append(("seq", o) if o < 27 and o % 9 <= 6 and rng.random() < 0.5 else ("trip", o))
+        return kinds[-1], sets, rng.random() < 0.3
+    if shape == 3:  # big or little four winds
+        winds = [27, 28, 29, 30]
+        rng.shuffle(winds)
+        if rng.random() < 0.5:
+            other = rng.choice([k for k in range(34) if k not in winds])
+            return other, [("trip", w) for w in winds], rng.random() < 0.4
+        o = rng.randrange(27)
+        last = ("seq", o - o % 9 + min(o % 9, 6)) if rng.random() < 0.5 else ("trip", o)
+        return winds[3], [("trip", w) for w in winds[:3]] + [last], rng.random() < 0.4
+    if shape == 4:  # ryanpeikou: two doubled sequences
+        a, b = rng.randrange(7), rng.randrange(7)
+        s2 = 9 * rng.randrange(3)
+        pair = rng.choice([k for k in range(34) if k not in (s + a, s2 + b)])
+        return pair, [("seq", s + a)] * 2 + [("seq", s2 + b)] * 2, True
+    if shape in (5, 6):  # overlapping runs in one suit, mostly closed
+        starts = [rng.randrange(7) for _ in range(4)]
+        sets = [("seq", s + x) for x in starts[:3]]
+        sets.append(("seq", s + starts[3]) if rng.random() < 0.7 else ("seq", 9 * rng.randrange(3) + starts[3]))
+        pair = s + rng.randrange(9) if rng.random() < 0.5 else rng.randrange(34)
+        return pair, sets, rng.random() < 0.8
+    # a closed hand of one suit: chinitsu, with dora pointing at it (kazoe yakuman)
+    sets = [("seq", s + rng.randrange(7)) if rng.random() < 0.7 else ("trip", s + rng.randrange(9)) for _ in range(4)]
+    return s + rng.randrange(9), sets, True
+
+
+def build_rare(rng, deck):
+    pair, spec, closed = rare_spec(rng)
+    if pair == "tiles":
+        tiles = [deck.take(k) for k in spec]
+        return None if any(t is None for t in tiles) else (tiles, [], [])
+    sets = take_sets(deck, spec)
+    tiles_pair = [deck.take(pair), deck.take(pair)]
+    if sets is None or any(t is None for t in tiles_pair):
+        return None
+    return call_sets(rng, tiles_pair, sets, closed)
+
+
 def build_seven_pairs(rng, deck):
     pool = list(range(34))
     rng.shuffle(pool)
@@ -176,11 +255,49 @@ def build_orphans(rng, deck):
     return tiles, [], []
 
 
-def make_case(rng):
+def all_tiles_of(concealed, ours):
+    return concealed + [t for _, ts in ours for t in ts]
+
+
+def before(k):
+    """The dora indicator of kind k: the kind before it in its cycle."""
+    if k < 27:
+        return k - 1 if k % 9 else k + 8
+    if k < 31:
+        return 30 if k == 27 else k - 1
+    return 33 if k == 31 else k - 1
+
+
+def boost_flags(rng, flags, has_open, has_kan, melds, seat):
+    """The rare situations at high odds, each only where the rules allow it: double
+    riichi with ippatsu, rinshan after a kan, chankan, haitei / houtei, and tenhou /
+    chiihou on a closed self-draw without kans."""
+    tsumo = flags["self_draw"]
+    if not has_open and rng.random() < 0.5:
+        flags["riichi"] = True
+        flags["double_riichi"] = rng.random() < 0.4
+        flags["ippatsu"] = rng.random() < 0.5
+    if tsumo and has_kan and rng.random() < 0.4:
+        flags["rinshan"] = True
+        flags["haitei"] = False
+    if not tsumo:
+        flags["chankan"] = rng.random() < 0.15
+        flags["houtei"] = not flags["chankan"] and rng.random() < 0.2
+    elif not flags["rinshan"]:
+        flags["haitei"] = rng.random() < 0.2
+    if tsumo and not melds and rng.random() < 0.15:
+        flags["tenhou" if seat == 0 else "chiihou"] = True
+    if flags["tenhou"] or flags["chiihou"]:  # the first draw: no riichi, not the last tile
+        for k in ("riichi", "double_riichi", "ippatsu", "haitei"):
+            flags[k] = False
+
+
+def make_case(rng, rare=False):
     deck = Deck()
     r = rng.random()
     built = (
-        build_orphans(rng, deck) if r < 0.03
+        build_rare(rng, deck) if rare and r < 0.8
+        else build_orphans(rng, deck) if r < 0.03
         else build_seven_pairs(rng, deck) if r < 0.12
         else build_regular(rng, deck)
     )
@@ -209,9 +326,18 @@ def make_case(rng):
     round_wind = rng.randrange(4)
     if tsumo and not melds and not riichi and rng.random() < 0.02:
         flags["tenhou" if seat == 0 else "chiihou"] = True
+        flags["haitei"] = False  # the first draw is never the last tile of the wall
+    if rare:
+        boost_flags(rng, flags, has_open, has_kan, melds, seat)
+        riichi = flags["riichi"]
     n_ind = 1 + sum(1 for k, _ in ours if k.endswith("kan"))
-    dora = [t for t in (deck.take(rng.randrange(34)) for _ in range(n_ind)) if t is not None]
-    ura = [t for t in (deck.take(rng.randrange(34)) for _ in range(n_ind)) if t is not None] if riichi else []
+    if rare:  # indicators pointing at the hand's own tiles: many dora, counted yakuman
+        kinds = [t // 4 for t in all_tiles_of(concealed, ours)]
+        draw = lambda: deck.take(before(rng.choice(kinds)) if rng.random() < 0.7 else rng.randrange(34))  # noqa: E731
+    else:
+        draw = lambda: deck.take(rng.randrange(34))  # noqa: E731
+    dora = [t for t in (draw() for _ in range(n_ind)) if t is not None]
+    ura = [t for t in (draw() for _ in range(n_ind)) if t is not None] if riichi else []
 
     all_tiles = concealed + [t for _, ts in ours for t in ts]
     config = HandConfig(
@@ -273,12 +399,16 @@ def main():
     ap.add_argument("--hands", type=int, default=6000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True)
+    ap.add_argument(
+        "--rare", type=float, default=0.2,
+        help="share of hands drawn for rare cases: rare shapes (80%% of them) and rare flags at high odds",
+    )
     args = ap.parse_args()
     rng = random.Random(args.seed)
     written = 0
     with open(args.out, "w") as f:
         while written < args.hands:
-            case = make_case(rng)
+            case = make_case(rng, rng.random() < args.rare)
             if case is None:
                 continue
             f.write(json.dumps(case, sort_keys=True) + "\n")
