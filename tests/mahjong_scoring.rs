@@ -172,7 +172,7 @@ fn theirs(expect: &Value) -> Value {
 /// The documented rule differences from the `mahjong` package: a line where the
 /// package departs from Tenhou's rules, named by the rule, never a tolerance.
 ///
-/// Empty: on 150,000 further hands (seeds 5, 7, 23 and rare-case seeds 3, 11, 41; see
+/// Empty: on 230,000 further hands (seeds 5, 7, 23 and rare-case seeds 3, 11, 41; see
 /// docs/experiments/2026-12-06-scoring.md) every disagreement was ours and fixed (a
 /// yakuman kept over a counted yakuman of the same value; a yakuman's fu from pinfu's
 /// shape) or the generator's (a first-draw win flagged with riichi or haitei, which
@@ -623,4 +623,32 @@ fn a_first_draw_win_is_never_on_the_last_tile_nor_after_riichi() {
     );
     // Two different yakuman stack: a non-dealer's double yakuman, 16,000 + 2 x 8,000.
     assert_eq!(s.points(), 32000 * 2);
+}
+
+#[test]
+fn report_mahjongai_49_and_horneds_4_a_closed_honour_kan_is_32_fu_and_no_red_five() {
+    // zhangjk95/MahjongAI issue 49: a closed kan of white dragons was counted as a red
+    // five; klen/mahjong.horneds.com issue 4: a closed honour kan scored as a concealed
+    // triplet (8 fu) instead of 32. 234m 678p 345s 88s with a closed kan 5555z, riichi,
+    // ron on 3s (45s: ryanmen), a non-dealer: riichi 1 + haku 1 = 2 han, no dora (5z
+    // is no five); 20 + 10 menzen ron + 32 (honour, concealed, quad: 2 x2 x2 x4) = 62
+    // -> 70 fu. 70 x 2^4 = 1,120 x 4 = 4,480 -> 4,500.
+    let flags = WinFlags {
+        riichi: true,
+        ..RON
+    };
+    let s = worked(
+        "234m678p34588s",
+        &[(MeldKind::ClosedKan, "5555z")],
+        "3s",
+        "2z",
+        "1z",
+        flags,
+    )
+    .unwrap();
+    assert_eq!((s.han, s.fu, s.red_dora, s.points()), (2, 70, 0, 4500));
+    assert_eq!(
+        yaku_of(&s),
+        vec![scoring::Yaku::Riichi, scoring::Yaku::YakuhaiHaku]
+    );
 }
