@@ -18,6 +18,7 @@ pub mod meld;
 pub mod merge;
 pub mod probability;
 pub mod rules;
+pub mod scoring;
 pub mod shanten;
 pub mod strategy;
 pub mod tables;

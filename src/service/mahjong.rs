@@ -15,8 +15,9 @@ use crate::mahjong::ukeire::Ukeire;
 use crate::mahjong::{Hand, MahjongError, Meld, MeldKind, Ruleset, TileCounts};
 use crate::proto::mahjong_service_server::MahjongService;
 use crate::proto::{
-    self, AnalyzeMahjongHandRequest, AnalyzeMahjongHandResponse, SuggestMahjongCallRequest,
-    SuggestMahjongCallResponse, SuggestMahjongDiscardRequest, SuggestMahjongDiscardResponse,
+    self, AnalyzeMahjongHandRequest, AnalyzeMahjongHandResponse, ScoreMahjongHandRequest,
+    ScoreMahjongHandResponse, SuggestMahjongCallRequest, SuggestMahjongCallResponse,
+    SuggestMahjongDiscardRequest, SuggestMahjongDiscardResponse,
 };
 use crate::service::error::invalid_argument;
 
@@ -46,6 +47,13 @@ impl MahjongService for MahjongApi {
     ) -> Result<Response<AnalyzeMahjongHandResponse>, Status> {
         analyze::analyze_hand(request)
     }
+
+    async fn score_mahjong_hand(
+        &self,
+        request: Request<ScoreMahjongHandRequest>,
+    ) -> Result<Response<ScoreMahjongHandResponse>, Status> {
+        super::mahjong_scoring::score_hand(request)
+    }
 }
 
 /// The ruleset of a request; `RULESET_UNSPECIFIED` is GENERAL.
@@ -63,7 +71,10 @@ fn ruleset_from_proto(value: i32) -> Result<Ruleset, Status> {
 
 /// One meld of a request, with the red fives its tiles mark; an unknown kind value is
 /// named as such, not as "unspecified".
-fn meld_from_proto(index: usize, meld: &proto::Meld) -> Result<(Meld, RedFives), Status> {
+pub(super) fn meld_from_proto(
+    index: usize,
+    meld: &proto::Meld,
+) -> Result<(Meld, RedFives), Status> {
     let kind = match proto::MeldKind::try_from(meld.kind) {
         Ok(proto::MeldKind::Chi) => MeldKind::Chi,
         Ok(proto::MeldKind::Pon) => MeldKind::Pon,

@@ -11,6 +11,7 @@ pub mod error;
 pub mod executor;
 pub mod gomoku;
 pub mod mahjong;
+pub mod mahjong_scoring;
 
 pub use executor::run_blocking;
 
