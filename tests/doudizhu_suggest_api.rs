@@ -175,9 +175,25 @@ async fn rejects_more_than_four_of_a_rank_across_hand_history_and_bottom() {
         ),
     )
     .await;
-    // Entry 3 is the landlord's second lead; the 2 count is checked across everything.
-    assert_eq!(field, "hand", "{msg}");
+    // Entry 0, the landlord's lead of a 2, plays a fifth 2 beside the farmer's four (the
+    // deck has four): the entry is at fault, not the hand.
+    assert_eq!(field, "history[0]", "{msg}");
     assert!(msg.contains("rank '2'"), "{msg}");
+    // A history that plays a card the hand holds every copy of is reported against the
+    // entry that plays it: here the up farmer's 9 at entry 2, the down farmer to move
+    // holding 9999 (the 3 at entry 0, the pass at entry 1 and the K at entry 3 are fine).
+    let (field, msg) = rejected_field(
+        &mut client,
+        play_request(
+            "9999345678TJQKAA2",
+            Seat::LandlordDown,
+            "Q56",
+            &["3", "", "9", "K"],
+        ),
+    )
+    .await;
+    assert_eq!(field, "history[2]", "{msg}");
+    assert!(msg.contains("rank '9'"), "{msg}");
 }
 
 #[tokio::test]

@@ -90,7 +90,9 @@ pub struct Observation {
 /// A fault in an observation. Each names what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum StateError {
-    /// More copies of a rank than the deck holds, across hand, history and bottom cards.
+    /// More copies of a rank than the deck holds, across hand, history and bottom cards:
+    /// with hand and history consistent ([`StateError::PlaysHeldCards`]), a farmer's
+    /// bottom cards that the landlord has not played yet are at fault.
     #[error(
         "{count} cards of rank '{rank}' across hand, history and bottom cards (the deck has {max})"
     )]
@@ -188,13 +190,24 @@ pub enum StateError {
         /// The bottom cards missing.
         missing: Cards,
     },
-    /// The seat's own plays in the history, with the hand, hold cards of a rank too often.
-    #[error("the hand and the seat's own plays hold {count} cards of rank '{rank}'")]
-    OwnCardsTooMany {
+    /// A history entry plays cards of a rank that the hand and the entries before it
+    /// already hold every copy of.
+    #[error(
+        "entry {index} '{cards}' plays {played} of rank '{rank}' but the hand and the entries before it already hold {held} (the deck has {max})"
+    )]
+    PlaysHeldCards {
+        /// Index in the history.
+        index: usize,
+        /// Its cards.
+        cards: Cards,
         /// The rank.
         rank: Rank,
-        /// How many.
-        count: u8,
+        /// Cards of the rank the entry plays.
+        played: u8,
+        /// Cards of the rank in the hand and the entries before.
+        held: u8,
+        /// How many the deck holds (4, or 1 for a joker).
+        max: u8,
     },
 }
 
@@ -253,7 +266,7 @@ impl GameState {
                 count: bottom_n as u8,
             });
         }
-        let mut replay = Replay::new();
+        let mut replay = Replay::new(obs.hand);
         for (i, entry) in obs.history.iter().enumerate() {
             replay.entry(i, entry, &obs.rules)?;
         }
@@ -308,6 +321,8 @@ impl GameState {
 /// The history replayed up to some entry: what [`GameState::derive`] tracks, entry by
 /// entry.
 struct Replay {
+    /// The hand of the seat to move (what no entry may play a copy of beyond the deck).
+    hand: Cards,
     /// Cards left per seat (turn-order index).
     left: [u8; 3],
     /// Cards each seat played.
@@ -325,8 +340,9 @@ struct Replay {
 }
 
 impl Replay {
-    fn new() -> Replay {
+    fn new(hand: Cards) -> Replay {
         Replay {
+            hand,
             left: [20, 17, 17],
             played: [Cards::EMPTY; 3],
             plays_made: [0; 3],
@@ -373,7 +389,8 @@ impl Replay {
     }
 
     /// A play of `entry` by `seat` at entry `i`: a legal play, beating the play to beat,
-    /// of no more cards than the seat holds.
+    /// of no more cards than the seat holds, of no card that the hand and the entries
+    /// before hold every copy of.
     fn play(
         &mut self,
         i: usize,
@@ -391,6 +408,7 @@ impl Replay {
                 left: self.left[s],
             });
         }
+        self.check_copies(i, entry)?;
         self.left[s] -= n;
         self.played[s] = add_unchecked(&self.played[s], entry);
         for p in self.passes.iter_mut().filter(|p| p.seat == seat) {
@@ -401,6 +419,26 @@ impl Replay {
         self.passes_since = 0;
         if self.left[s] == 0 {
             self.ended_at = Some(i);
+        }
+        Ok(())
+    }
+
+    /// No rank of `entry` beyond the deck with the hand and the entries before it.
+    fn check_copies(&self, i: usize, entry: &Cards) -> Result<(), StateError> {
+        for (rank, played) in entry.ranks() {
+            let held =
+                self.hand.count(rank) + self.played.iter().map(|p| p.count(rank)).sum::<u8>();
+            let max = rank.copies_in_deck();
+            if held + played > max {
+                return Err(StateError::PlaysHeldCards {
+                    index: i,
+                    cards: *entry,
+                    rank,
+                    played,
+                    held,
+                    max,
+                });
+            }
         }
         Ok(())
     }
@@ -448,41 +486,25 @@ impl Replay {
     }
 }
 
-/// No rank more often than the deck holds: in the hand with the seat's own plays, then
-/// across every card seen (hand, all plays, and for farmers the bottom cards the
-/// landlord still holds).
+/// No rank more often than the deck holds across every card seen: hand, all plays, and
+/// for farmers the bottom cards the landlord still holds (hand and plays alone were
+/// checked entry by entry).
 fn check_card_counts(
     obs: &Observation,
     played: &[Cards; 3],
     landlord_known: &Cards,
 ) -> Result<(), StateError> {
-    let me = obs.seat.index();
-    let mut seen = [0u16; Rank::COUNT];
-    let mut own = [0u16; Rank::COUNT];
     for r in Rank::ALL {
-        let i = r.index();
-        own[i] = u16::from(obs.hand.count(r)) + u16::from(played[me].count(r));
-        seen[i] = u16::from(obs.hand.count(r))
+        let mut seen = u16::from(obs.hand.count(r))
             + played.iter().map(|p| u16::from(p.count(r))).sum::<u16>();
         if obs.seat != Seat::Landlord {
-            seen[i] += u16::from(landlord_known.count(r));
+            seen += u16::from(landlord_known.count(r));
         }
-    }
-    for r in Rank::ALL {
         let max = r.copies_in_deck();
-        if own[r.index()] > u16::from(max) {
-            return Err(StateError::OwnCardsTooMany {
-                rank: r,
-                count: own[r.index()] as u8,
-            });
-        }
-    }
-    for r in Rank::ALL {
-        let max = r.copies_in_deck();
-        if seen[r.index()] > u16::from(max) {
+        if seen > u16::from(max) {
             return Err(StateError::TooManyOfRank {
                 rank: r,
-                count: seen[r.index()] as u8,
+                count: seen as u8,
                 max,
             });
         }

@@ -266,13 +266,12 @@ fn observation(req: &SuggestDouDizhuPlayRequest) -> Result<Observation, Status> 
 /// The request field each state fault is about.
 fn state_error(e: StateError) -> Status {
     let field = match &e {
-        StateError::TooManyOfRank { .. }
-        | StateError::OwnCardsTooMany { .. }
-        | StateError::HandSize { .. } => "hand".to_string(),
-        StateError::LandlordCardCount { .. } | StateError::LandlordCardsNotHeld { .. } => {
-            "landlord_cards".to_string()
-        }
+        StateError::HandSize { .. } => "hand".to_string(),
+        StateError::LandlordCardCount { .. }
+        | StateError::LandlordCardsNotHeld { .. }
+        | StateError::TooManyOfRank { .. } => "landlord_cards".to_string(),
         StateError::NotAPlay { index, .. }
+        | StateError::PlaysHeldCards { index, .. }
         | StateError::PassOnFreeLead { index }
         | StateError::DoesNotBeat { index, .. }
         | StateError::MoreThanLeft { index, .. }
