@@ -34,7 +34,7 @@
 //! Gauges: `gameai_engine_calls_running` and `gameai_engine_calls_waiting`.
 
 use std::cell::Cell;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use tokio::sync::Semaphore;
@@ -137,61 +137,35 @@ where
     .map_err(|e| error::internal(format!("engine task failed: {e}")))
 }
 
-/// The best answer an engine call has so far, for [`run_anytime`] to send when the
-/// answer is due before the engine has returned. Cheap to clone (one shared slot).
-pub struct Provisional<T>(Arc<Mutex<Option<T>>>);
-
-impl<T> Clone for Provisional<T> {
-    fn clone(&self) -> Provisional<T> {
-        Provisional(self.0.clone())
-    }
-}
-
-impl<T> Provisional<T> {
-    fn new() -> Provisional<T> {
-        Provisional(Arc::new(Mutex::new(None)))
-    }
-
-    /// Replaces the answer held.
-    pub fn set(&self, answer: T) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
-    }
-
-    fn take(&self) -> Option<T> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-}
-
-/// [`run_blocking`] for engine work that can answer at any time: `work` first sets a
-/// cheap answer in its [`Provisional`] (a heuristic's, microseconds), then computes the
-/// full one. If `work` has not returned at `due`, the last provisional answer is sent
-/// instead (if it set none yet, the call waits for `work` as [`run_blocking`] does);
-/// `work` goes on to its own deadline on its thread, holding its slot, and its result
-/// is dropped. Without `due` (no hard deadline) the call waits for `work`.
+/// [`run_blocking`] with a fallback: if `work` has not returned at `due`, `fallback`
+/// (a cheap answer the handler computed beforehand, e.g. a heuristic's, saying so) is
+/// sent instead; `work` goes on to its own deadline on its thread, holding its slot,
+/// and its result is dropped. Without `due` (no hard deadline) the call waits for
+/// `work`.
 ///
 /// Why: engine threads run at nice [`ENGINE_NICE`]. Beside busy processes at nice 0
-/// such a thread runs in short bursts tens of milliseconds apart, however often it reads
-/// its clock, so a search that runs to its deadline usually notices it one gap late;
-/// the handler, on a runtime worker at nice 0, wakes at `due` within a millisecond or
-/// two (docs/experiments/2026-12-06-deadlines.md).
-pub async fn run_anytime<T, F>(due: Option<Instant>, work: F) -> Result<T, tonic::Status>
+/// such a thread runs in short bursts far apart, however often it reads its clock: a
+/// search that runs to its deadline usually notices it a gap late, and a fallback it
+/// computed itself first was often not ready either (98.6% of bids were late with it);
+/// the handler, on a runtime worker at nice 0, wakes at `due` promptly
+/// (docs/experiments/2026-12-06-deadlines.md).
+pub async fn run_or_fallback<T, F>(
+    due: Option<Instant>,
+    fallback: T,
+    work: F,
+) -> Result<T, tonic::Status>
 where
-    F: FnOnce(&Provisional<T>) -> T + Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
-    let provisional = Provisional::new();
-    let shared = provisional.clone();
-    let call = run_blocking(move || work(&shared));
+    let call = run_blocking(work);
     let Some(due) = due else {
         return call.await;
     };
     tokio::pin!(call);
     tokio::select! {
         answer = &mut call => answer,
-        () = tokio::time::sleep_until(due.into()) => match provisional.take() {
-            Some(answer) => Ok(answer),
-            None => call.await,
-        },
+        () = tokio::time::sleep_until(due.into()) => Ok(fallback),
     }
 }
 
@@ -292,13 +266,12 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_late_engine_call_answers_its_provisional_answer_when_due() {
-        // The work sets 1 at once, then takes 300 ms: due after 50 ms, the answer is 1,
-        // sent well before the work ends.
+    async fn a_late_engine_call_answers_its_fallback_when_due() {
+        // The work takes 300 ms: due after 50 ms, the answer is the fallback, sent well
+        // before the work ends.
         let started = Instant::now();
         let due = started + Duration::from_millis(50);
-        let answer = run_anytime(Some(due), |p| {
-            p.set(1);
+        let answer = run_or_fallback(Some(due), 1, || {
             std::thread::sleep(Duration::from_millis(300));
             2
         })
@@ -308,16 +281,9 @@ mod tests {
         assert!(started.elapsed() < Duration::from_millis(250));
         // Work that returns before it is due answers its own result.
         let due = Instant::now() + Duration::from_secs(5);
-        let answer = run_anytime(Some(due), |p| {
-            p.set(1);
-            2
-        })
-        .await
-        .unwrap();
-        assert_eq!(answer, 2);
-        // Due with no provisional answer: the call waits for the work.
-        let due = Instant::now();
-        let answer = run_anytime(Some(due), |_: &Provisional<u32>| {
+        assert_eq!(run_or_fallback(Some(due), 1, || 2).await.unwrap(), 2);
+        // No hard deadline: the call waits for the work.
+        let answer = run_or_fallback(None, 1, || {
             std::thread::sleep(Duration::from_millis(30));
             3
         })

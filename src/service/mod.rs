@@ -12,7 +12,7 @@ pub mod executor;
 pub mod gomoku;
 pub mod mahjong;
 
-pub use executor::{Provisional, run_anytime, run_blocking};
+pub use executor::{run_blocking, run_or_fallback};
 
 use std::time::{Duration, Instant};
 

@@ -148,7 +148,7 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
 }
 
 /// [`decide_with`] when the caller already has the heuristic's decision for `st`
-/// ([`decide_play`], e.g. sent ahead as a provisional answer).
+/// ([`decide_play`], e.g. computed first as the fallback answer).
 pub fn decide_after(
     st: &GameState,
     heuristic: PlayDecision,
