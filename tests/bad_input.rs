@@ -297,11 +297,21 @@ async fn doudizhu_bad_requests_name_their_field() {
             "history[1]",
             "entry 1 '4' does not beat '5'",
         ),
-        // The landlord led a 3, and the farmer to move holds four more.
+        // The landlord led a 3, and the farmer to move holds four more: the deck has four
+        // 3s, so the history entry is at fault (the hand holds no more than a deck).
         (
             "a fifth 3 across hand and history",
             play("3333456789TJQKA22", DOWN, "KA2", &["3"]),
-            "hand",
+            "history[0]",
+            "entry 0 '3' plays 1 of rank '3' but the hand and the entries before it already hold 4 (the deck has 4)",
+        ),
+        // The farmer to move holds four 3s and the bottom cards, which the landlord has
+        // not played, show a fifth: with hand and history consistent, the bottom cards
+        // are at fault.
+        (
+            "a fifth 3 across hand and bottom cards",
+            play("3333456789TJQKA22", DOWN, "3KA", &["6"]),
+            "landlord_cards",
             "5 cards of rank '3' across hand, history and bottom cards (the deck has 4)",
         ),
         (

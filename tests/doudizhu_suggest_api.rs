@@ -175,9 +175,72 @@ async fn rejects_more_than_four_of_a_rank_across_hand_history_and_bottom() {
         ),
     )
     .await;
-    // Entry 3 is the landlord's second lead; the 2 count is checked across everything.
-    assert_eq!(field, "hand", "{msg}");
+    // Entry 0, the landlord's lead of a 2, plays a fifth 2 beside the farmer's four (the
+    // deck has four): the entry is at fault, not the hand.
+    assert_eq!(field, "history[0]", "{msg}");
     assert!(msg.contains("rank '2'"), "{msg}");
+    // A history that plays a card the hand holds every copy of is reported against the
+    // entry that plays it: here the up farmer's 9 at entry 2, the down farmer to move
+    // holding 9999 (the 3 at entry 0, the pass at entry 1 and the K at entry 3 are fine).
+    let (field, msg) = rejected_field(
+        &mut client,
+        play_request(
+            "9999345678TJQKAA2",
+            Seat::LandlordDown,
+            "Q56",
+            &["3", "", "9", "K"],
+        ),
+    )
+    .await;
+    assert_eq!(field, "history[2]", "{msg}");
+    assert!(msg.contains("rank '9'"), "{msg}");
+}
+
+#[tokio::test]
+async fn a_bid_with_under_five_ms_is_the_threshold_bidders() {
+    let server = common::start_default().await;
+    let mut client = DouDizhuServiceClient::new(server.channel.clone());
+    // budget_ms 1 left room for one simulated deal, whose share ("100% of 1 deal won")
+    // said nothing; like the play search under MIN_SEARCH_BUDGET, the bid now comes from
+    // the threshold bidder: seed 000's value of the 17 cards (two 2s, both jokers, three
+    // aces: a strong hand) against fixed thresholds bids 3.
+    let hand = "345678TJQKA22XDAA";
+    let r = client
+        .suggest_dou_dizhu_bid(SuggestDouDizhuBidRequest {
+            hand: hand.to_owned(),
+            budget_ms: 1,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.mode(), SearchMode::Heuristic, "{}", r.reason);
+    assert!(r.landlord_win_probability.is_none() && r.deals == 0);
+    assert!(!r.reason.contains("simulated"), "{}", r.reason);
+    // The same bid as the threshold bidder asked for by name.
+    let asked = client
+        .suggest_dou_dizhu_bid(SuggestDouDizhuBidRequest {
+            hand: hand.to_owned(),
+            mode: SearchMode::Heuristic as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.bid, asked.bid);
+    assert_eq!(r.bid, 3);
+    // With 5 ms and more the simulation runs.
+    let r = client
+        .suggest_dou_dizhu_bid(SuggestDouDizhuBidRequest {
+            hand: hand.to_owned(),
+            budget_ms: 300,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.mode(), SearchMode::Search);
+    assert!(r.deals >= 1);
 }
 
 #[tokio::test]

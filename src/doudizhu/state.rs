@@ -90,7 +90,9 @@ pub struct Observation {
 /// A fault in an observation. Each names what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum StateError {
-    /// More copies of a rank than the deck holds, across hand, history and bottom cards.
+    /// More copies of a rank than the deck holds, across hand, history and bottom cards:
+    /// with hand and history consistent ([`StateError::PlaysHeldCards`]), a farmer's
+    /// bottom cards that the landlord has not played yet are at fault.
     #[error(
         "{count} cards of rank '{rank}' across hand, history and bottom cards (the deck has {max})"
     )]
@@ -188,13 +190,24 @@ pub enum StateError {
         /// The bottom cards missing.
         missing: Cards,
     },
-    /// The seat's own plays in the history, with the hand, hold cards of a rank too often.
-    #[error("the hand and the seat's own plays hold {count} cards of rank '{rank}'")]
-    OwnCardsTooMany {
+    /// A history entry plays cards of a rank that the hand and the entries before it
+    /// already hold every copy of.
+    #[error(
+        "entry {index} '{cards}' plays {played} of rank '{rank}' but the hand and the entries before it already hold {held} (the deck has {max})"
+    )]
+    PlaysHeldCards {
+        /// Index in the history.
+        index: usize,
+        /// Its cards.
+        cards: Cards,
         /// The rank.
         rank: Rank,
-        /// How many.
-        count: u8,
+        /// Cards of the rank the entry plays.
+        played: u8,
+        /// Cards of the rank in the hand and the entries before.
+        held: u8,
+        /// How many the deck holds (4, or 1 for a joker).
+        max: u8,
     },
 }
 
@@ -241,7 +254,9 @@ pub struct GameState {
 }
 
 impl GameState {
-    /// Replays and checks the observation's history (see [`StateError`] for each check).
+    /// Replays and checks the observation's history (see [`StateError`] for each check),
+    /// in stages: the bottom cards' count, the history entry by entry ([`Replay`]), the
+    /// seat to move, the card counts, the landlord's bottom cards, the hand's size.
     /// A play's reading: on a free lead DouZero's ([`default_reading`]: a trio chain
     /// before an airplane); when following, the reading that beats the play to beat.
     pub fn derive(obs: &Observation) -> Result<GameState, StateError> {
@@ -251,159 +266,29 @@ impl GameState {
                 count: bottom_n as u8,
             });
         }
-        let mut left = [20u8, 17, 17];
-        let mut played = [Cards::EMPTY; 3];
-        let mut plays_made = [0u8; 3];
-        let mut to_beat: Option<(Play, Seat)> = None;
-        let mut passes_since = 0u8;
-        let mut passes = Vec::new();
-        let mut ended_at: Option<usize> = None;
+        let mut replay = Replay::new(obs.hand);
         for (i, entry) in obs.history.iter().enumerate() {
-            if let Some(e) = ended_at {
-                return Err(StateError::AfterGameEnd {
-                    index: i,
-                    ended_at: e,
-                });
-            }
-            let seat = Seat::from_index(i);
-            if entry.is_empty() {
-                match to_beat {
-                    None => return Err(StateError::PassOnFreeLead { index: i }),
-                    Some((g, by)) => {
-                        passes.push(PassRecord {
-                            seat,
-                            to_beat: g,
-                            by,
-                            index: i,
-                            played_after: Cards::EMPTY,
-                        });
-                        passes_since += 1;
-                        if passes_since == 2 {
-                            to_beat = None;
-                        }
-                    }
-                }
-                continue;
-            }
-            let reads = classify(entry, &obs.rules);
-            if reads.is_empty() {
-                return Err(StateError::NotAPlay {
-                    index: i,
-                    cards: *entry,
-                });
-            }
-            let reading = match to_beat {
-                None => default_reading(&reads).expect("readings are not empty"),
-                Some((g, _)) => match reads.iter().rev().find(|r| r.beats(&g)) {
-                    Some(r) => *r,
-                    None => {
-                        return Err(StateError::DoesNotBeat {
-                            index: i,
-                            cards: *entry,
-                            to_beat: g.cards,
-                        });
-                    }
-                },
-            };
-            let s = seat.index();
-            let n = entry.len() as u8;
-            if n > left[s] {
-                return Err(StateError::MoreThanLeft {
-                    index: i,
-                    played: n,
-                    left: left[s],
-                });
-            }
-            left[s] -= n;
-            played[s] = add_unchecked(&played[s], entry);
-            for p in passes
-                .iter_mut()
-                .filter(|p: &&mut PassRecord| p.seat == seat)
-            {
-                p.played_after = add_unchecked(&p.played_after, entry);
-            }
-            plays_made[s] += 1;
-            to_beat = Some((reading, seat));
-            passes_since = 0;
-            if left[s] == 0 {
-                ended_at = Some(i);
-            }
+            replay.entry(i, entry, &obs.rules)?;
         }
-        if let Some(e) = ended_at {
-            return Err(StateError::GameOver { ended_at: e });
-        }
-        let to_move = Seat::from_index(obs.history.len());
-        if obs.seat != to_move {
-            return Err(StateError::NotToMove {
-                given: obs.seat,
-                to_move,
-            });
-        }
-        let me = obs.seat.index();
-        // Every card seen: hand, all plays, and (for farmers) the bottom cards the
-        // landlord still holds. No rank may exceed the deck.
-        let landlord_known = saturating_sub(&obs.landlord_cards, &played[0]);
-        let mut seen = [0u16; Rank::COUNT];
-        let mut own = [0u16; Rank::COUNT];
-        for r in Rank::ALL {
-            let i = r.index();
-            own[i] = u16::from(obs.hand.count(r)) + u16::from(played[me].count(r));
-            seen[i] = u16::from(obs.hand.count(r))
-                + played.iter().map(|p| u16::from(p.count(r))).sum::<u16>();
-            if obs.seat != Seat::Landlord {
-                seen[i] += u16::from(landlord_known.count(r));
-            }
-        }
-        for r in Rank::ALL {
-            let max = r.copies_in_deck();
-            if own[r.index()] > u16::from(max) {
-                return Err(StateError::OwnCardsTooMany {
-                    rank: r,
-                    count: own[r.index()] as u8,
-                });
-            }
-        }
-        for r in Rank::ALL {
-            let max = r.copies_in_deck();
-            if seen[r.index()] > u16::from(max) {
-                return Err(StateError::TooManyOfRank {
-                    rank: r,
-                    count: seen[r.index()] as u8,
-                    max,
-                });
-            }
-        }
-        if obs.seat == Seat::Landlord {
-            let own_cards = add_unchecked(&obs.hand, &played[0]);
-            let missing = saturating_sub(&obs.landlord_cards, &own_cards);
-            if !missing.is_empty() {
-                return Err(StateError::LandlordCardsNotHeld { missing });
-            }
-        }
-        let n = obs.hand.len() as u8;
-        if n != left[me] {
-            return Err(StateError::HandSize {
-                actual: n,
-                dealt: obs.seat.dealt(),
-                played: played[me].len() as u8,
-                expected: left[me],
-            });
-        }
-        let mut unseen = Cards::FULL_DECK;
-        for r in Rank::ALL {
-            let taken = obs.hand.count(r) + played.iter().map(|p| p.count(r)).sum::<u8>();
-            unseen.remove(r, taken);
-        }
+        replay.check_seat_to_move(obs)?;
+        let landlord_known = saturating_sub(&obs.landlord_cards, &replay.played[0]);
+        check_card_counts(obs, &replay.played, &landlord_known)?;
+        check_landlord_holds_bottom(obs, &replay.played)?;
+        check_hand_size(obs, &replay)?;
         Ok(GameState {
             hand: obs.hand,
             seat: obs.seat,
-            cards_left: left,
-            played,
-            unseen,
+            cards_left: replay.left,
+            played: replay.played,
+            unseen: unseen(&obs.hand, &replay.played),
             landlord_known,
-            to_beat: if passes_since >= 2 { None } else { to_beat },
-            passes,
-            plays_made,
+            to_beat: if replay.passes_since >= 2 {
+                None
+            } else {
+                replay.to_beat
+            },
+            passes: replay.passes,
+            plays_made: replay.plays_made,
             rules: obs.rules,
         })
     }
@@ -431,6 +316,238 @@ impl GameState {
     pub fn min_opponent_left(&self) -> u8 {
         self.opponents().map(|s| self.left(s)).min().unwrap_or(0)
     }
+}
+
+/// The history replayed up to some entry: what [`GameState::derive`] tracks, entry by
+/// entry.
+struct Replay {
+    /// The hand of the seat to move (what no entry may play a copy of beyond the deck).
+    hand: Cards,
+    /// Cards left per seat (turn-order index).
+    left: [u8; 3],
+    /// Cards each seat played.
+    played: [Cards; 3],
+    /// Plays (non-passes) each seat made.
+    plays_made: [u8; 3],
+    /// The play to beat and who made it (still set after two passes: see `passes_since`).
+    to_beat: Option<(Play, Seat)>,
+    /// Passes since the last play.
+    passes_since: u8,
+    /// Every pass made on a play.
+    passes: Vec<PassRecord>,
+    /// The entry that emptied a hand.
+    ended_at: Option<usize>,
+}
+
+impl Replay {
+    fn new(hand: Cards) -> Replay {
+        Replay {
+            hand,
+            left: [20, 17, 17],
+            played: [Cards::EMPTY; 3],
+            plays_made: [0; 3],
+            to_beat: None,
+            passes_since: 0,
+            passes: Vec::new(),
+            ended_at: None,
+        }
+    }
+
+    /// Replays entry `i` of the history.
+    fn entry(&mut self, i: usize, entry: &Cards, rules: &Rules) -> Result<(), StateError> {
+        if let Some(e) = self.ended_at {
+            return Err(StateError::AfterGameEnd {
+                index: i,
+                ended_at: e,
+            });
+        }
+        let seat = Seat::from_index(i);
+        if entry.is_empty() {
+            self.pass(i, seat)
+        } else {
+            self.play(i, seat, entry, rules)
+        }
+    }
+
+    /// A pass by `seat` at entry `i`: only on a play; a second one ends the trick.
+    fn pass(&mut self, i: usize, seat: Seat) -> Result<(), StateError> {
+        let Some((g, by)) = self.to_beat else {
+            return Err(StateError::PassOnFreeLead { index: i });
+        };
+        self.passes.push(PassRecord {
+            seat,
+            to_beat: g,
+            by,
+            index: i,
+            played_after: Cards::EMPTY,
+        });
+        self.passes_since += 1;
+        if self.passes_since == 2 {
+            self.to_beat = None;
+        }
+        Ok(())
+    }
+
+    /// A play of `entry` by `seat` at entry `i`: a legal play, beating the play to beat,
+    /// of no more cards than the seat holds, of no card that the hand and the entries
+    /// before hold every copy of.
+    fn play(
+        &mut self,
+        i: usize,
+        seat: Seat,
+        entry: &Cards,
+        rules: &Rules,
+    ) -> Result<(), StateError> {
+        let reading = self.reading(i, entry, rules)?;
+        let s = seat.index();
+        let n = entry.len() as u8;
+        if n > self.left[s] {
+            return Err(StateError::MoreThanLeft {
+                index: i,
+                played: n,
+                left: self.left[s],
+            });
+        }
+        self.check_copies(i, entry)?;
+        self.left[s] -= n;
+        self.played[s] = add_unchecked(&self.played[s], entry);
+        for p in self.passes.iter_mut().filter(|p| p.seat == seat) {
+            p.played_after = add_unchecked(&p.played_after, entry);
+        }
+        self.plays_made[s] += 1;
+        self.to_beat = Some((reading, seat));
+        self.passes_since = 0;
+        if self.left[s] == 0 {
+            self.ended_at = Some(i);
+        }
+        Ok(())
+    }
+
+    /// No rank of `entry` beyond the deck with the hand and the entries before it.
+    fn check_copies(&self, i: usize, entry: &Cards) -> Result<(), StateError> {
+        for (rank, played) in entry.ranks() {
+            let held =
+                self.hand.count(rank) + self.played.iter().map(|p| p.count(rank)).sum::<u8>();
+            let max = rank.copies_in_deck();
+            if held + played > max {
+                return Err(StateError::PlaysHeldCards {
+                    index: i,
+                    cards: *entry,
+                    rank,
+                    played,
+                    held,
+                    max,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The reading of `entry`: DouZero's on a free lead, else the one that beats the play
+    /// to beat.
+    fn reading(&self, i: usize, entry: &Cards, rules: &Rules) -> Result<Play, StateError> {
+        let reads = classify(entry, rules);
+        if reads.is_empty() {
+            return Err(StateError::NotAPlay {
+                index: i,
+                cards: *entry,
+            });
+        }
+        match self.to_beat {
+            None => Ok(default_reading(&reads).expect("readings are not empty")),
+            Some((g, _)) => {
+                reads
+                    .iter()
+                    .rev()
+                    .find(|r| r.beats(&g))
+                    .copied()
+                    .ok_or(StateError::DoesNotBeat {
+                        index: i,
+                        cards: *entry,
+                        to_beat: g.cards,
+                    })
+            }
+        }
+    }
+
+    /// After the whole history: the game goes on and the observation's seat is to move.
+    fn check_seat_to_move(&self, obs: &Observation) -> Result<(), StateError> {
+        if let Some(e) = self.ended_at {
+            return Err(StateError::GameOver { ended_at: e });
+        }
+        let to_move = Seat::from_index(obs.history.len());
+        if obs.seat != to_move {
+            return Err(StateError::NotToMove {
+                given: obs.seat,
+                to_move,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// No rank more often than the deck holds across every card seen: hand, all plays, and
+/// for farmers the bottom cards the landlord still holds (hand and plays alone were
+/// checked entry by entry).
+fn check_card_counts(
+    obs: &Observation,
+    played: &[Cards; 3],
+    landlord_known: &Cards,
+) -> Result<(), StateError> {
+    for r in Rank::ALL {
+        let mut seen = u16::from(obs.hand.count(r))
+            + played.iter().map(|p| u16::from(p.count(r))).sum::<u16>();
+        if obs.seat != Seat::Landlord {
+            seen += u16::from(landlord_known.count(r));
+        }
+        let max = r.copies_in_deck();
+        if seen > u16::from(max) {
+            return Err(StateError::TooManyOfRank {
+                rank: r,
+                count: seen as u8,
+                max,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The landlord's hand and own plays hold the three bottom cards.
+fn check_landlord_holds_bottom(obs: &Observation, played: &[Cards; 3]) -> Result<(), StateError> {
+    if obs.seat != Seat::Landlord {
+        return Ok(());
+    }
+    let own_cards = add_unchecked(&obs.hand, &played[0]);
+    let missing = saturating_sub(&obs.landlord_cards, &own_cards);
+    if !missing.is_empty() {
+        return Err(StateError::LandlordCardsNotHeld { missing });
+    }
+    Ok(())
+}
+
+/// The hand holds what the seat was dealt less what it played.
+fn check_hand_size(obs: &Observation, replay: &Replay) -> Result<(), StateError> {
+    let me = obs.seat.index();
+    let n = obs.hand.len() as u8;
+    if n != replay.left[me] {
+        return Err(StateError::HandSize {
+            actual: n,
+            dealt: obs.seat.dealt(),
+            played: replay.played[me].len() as u8,
+            expected: replay.left[me],
+        });
+    }
+    Ok(())
+}
+
+/// The cards neither in `hand` nor `played`.
+fn unseen(hand: &Cards, played: &[Cards; 3]) -> Cards {
+    let mut unseen = Cards::FULL_DECK;
+    for r in Rank::ALL {
+        let taken = hand.count(r) + played.iter().map(|p| p.count(r)).sum::<u8>();
+        unseen.remove(r, taken);
+    }
+    unseen
 }
 
 /// `a + b` rank by rank; callers guarantee the result fits the deck.

@@ -7,20 +7,29 @@
 //! and runs the search (`crate::doudizhu::search`, the default, until the work deadline:
 //! `budget_ms`, else `--doudizhu-budget-ms`) or, for `SEARCH_MODE_HEURISTIC` or a budget
 //! under [`MIN_SEARCH_BUDGET`], the heuristic policy (`strategy`), on a blocking thread.
-//! `SuggestDouDizhuBid` checks the bids and runs the bid simulation
-//! (`crate::doudizhu::bidding`, within `budget_ms`, else `--doudizhu-bid-budget-ms`) or
-//! the threshold bidder (`strategy::decide_bid`, `SEARCH_MODE_HEURISTIC`).
+//! `SuggestDouDizhuBid` checks the bids (`crate::doudizhu::bidding::Auction`, each
+//! fault an INVALID_ARGUMENT naming its field) and runs the bid simulation
+//! (`crate::doudizhu::bidding`, within `budget_ms`, else `--doudizhu-bid-budget-ms`) or,
+//! for `SEARCH_MODE_HEURISTIC` or a budget under [`MIN_SEARCH_BUDGET`], the threshold
+//! bidder (`strategy::decide_bid`).
+//!
+//! Both suggestions run with [`run_or_fallback`]: the heuristic's answer (or the
+//! threshold bidder's) is computed first, on the handler's thread, and sent (saying so)
+//! if the search or simulation has not answered when the answer is due
+//! ([`super::Deadlines::answer`]).
 
 use tonic::{Request, Response, Status};
 
 use std::time::{Duration, Instant};
 
 use super::error::invalid_argument;
-use super::{run_blocking, work_deadline};
+use super::{Deadlines, deadlines, run_blocking, run_or_fallback};
+use crate::doudizhu::bidding::{self, Auction, BidError};
+use crate::doudizhu::search::SearchConfig;
 use crate::doudizhu::state::{GameState, Observation, Seat, StateError};
+use crate::doudizhu::strategy::{self, PlayDecision};
 use crate::doudizhu::value::Evaluation;
 use crate::doudizhu::{Cards, DouDizhuError, Kind, Play, Rules, legal_plays};
-use crate::doudizhu::{bidding, strategy};
 use crate::proto::dou_dizhu_service_server::DouDizhuService;
 use crate::proto::{self, PlayKind};
 use crate::proto::{
@@ -40,7 +49,8 @@ pub const DEFAULT_BUDGET: Duration = Duration::from_millis(50);
 /// about 0.03 on the win probability (BENCHMARKS.md).
 pub const DEFAULT_BID_BUDGET: Duration = Duration::from_millis(200);
 
-/// With less time than this the search does not start and the heuristic answers.
+/// With less time than this the search (or the bid simulation) does not start and the
+/// heuristic (or the threshold bidder) answers.
 pub const MIN_SEARCH_BUDGET: Duration = Duration::from_millis(5);
 
 /// Handler of `gameai.v1.DouDizhuService`.
@@ -104,7 +114,10 @@ async fn suggest_play(
     request: Request<SuggestDouDizhuPlayRequest>,
     budget_ms: u32,
 ) -> Result<Response<SuggestDouDizhuPlayResponse>, Status> {
-    let deadline = work_deadline(&request, budget_ms);
+    let Deadlines {
+        work: deadline,
+        answer: due,
+    } = deadlines(&request, budget_ms);
     let req = request.into_inner();
     let obs = observation(&req)?;
     let state = GameState::derive(&obs).map_err(state_error)?;
@@ -117,16 +130,35 @@ async fn suggest_play(
     };
     let budget = deadline.saturating_duration_since(Instant::now());
     let started = Instant::now();
-    let (decision, nodes, exact, worlds, tried, proven) = run_blocking(move || {
-        if search {
-            let d = crate::doudizhu::search::decide(&state, deadline);
-            (d.decision, d.nodes, d.exact, d.worlds, d.tried, d.proven)
-        } else {
-            (strategy::decide_play(&state), 0, true, 0, Vec::new(), None)
-        }
-    })
-    .await?;
+    let answer = if search {
+        // The heuristic (0.2 ms at the median, 1.5 ms at most: BENCHMARKS.md) runs here,
+        // on the handler's thread, so that its answer is ready whatever CPU the engine
+        // thread gets; the search starts from it.
+        let heuristic = strategy::decide_play(&state);
+        let fallback = PlayAnswer::heuristic(heuristic.clone(), false);
+        run_or_fallback(due, fallback, move || {
+            let d = crate::doudizhu::search::decide_after(
+                &state,
+                heuristic,
+                deadline,
+                &SearchConfig::default(),
+            );
+            PlayAnswer {
+                decision: d.decision,
+                nodes: d.nodes,
+                exact: d.exact,
+                worlds: d.worlds,
+                tried: d.tried,
+                proven: d.proven,
+                searched: true,
+            }
+        })
+        .await?
+    } else {
+        run_blocking(move || PlayAnswer::heuristic(strategy::decide_play(&state), true)).await?
+    };
     let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let decision = answer.decision;
     Ok(Response::new(SuggestDouDizhuPlayResponse {
         play: Some(play_proto(decision.play.as_ref())),
         alternatives: decision
@@ -137,31 +169,67 @@ async fn suggest_play(
             .map(|(i, s)| ScoredPlay {
                 play: Some(play_proto(s.play.as_ref())),
                 score: s.score,
-                worlds: tried.get(i).copied().unwrap_or(0),
+                worlds: answer.tried.get(i).copied().unwrap_or(0),
             })
             .collect(),
         evaluation: Some(evaluation_proto(&decision.evaluation)),
         reason: decision.reason,
         stats: Some(ComputeStats {
             elapsed_ms,
-            nodes,
-            exact,
+            nodes: answer.nodes,
+            exact: answer.exact,
             budget_ms: u32::try_from(budget.as_millis()).unwrap_or(u32::MAX),
             samples: 0,
         }),
-        mode: if search {
+        mode: if answer.searched {
             SearchMode::Search
         } else {
             SearchMode::Heuristic
         } as i32,
-        worlds,
-        proven: match proven {
+        worlds: answer.worlds,
+        proven: match answer.proven {
             None => ProvenOutcome::Unspecified,
             Some(true) => ProvenOutcome::Win,
             Some(false) => ProvenOutcome::Loss,
         } as i32,
     }))
 }
+
+/// What the engine answered a play suggestion with.
+struct PlayAnswer {
+    decision: PlayDecision,
+    nodes: u64,
+    exact: bool,
+    worlds: u32,
+    tried: Vec<u32>,
+    proven: Option<bool>,
+    /// The search's answer (`false`: the heuristic's).
+    searched: bool,
+}
+
+impl PlayAnswer {
+    /// The heuristic's answer: asked for (`asked`), or sent because the search had not
+    /// answered when the answer was due, which the reason says.
+    fn heuristic(mut decision: PlayDecision, asked: bool) -> PlayAnswer {
+        if !asked {
+            decision.reason.push_str(LATE_NOTE);
+        }
+        PlayAnswer {
+            decision,
+            nodes: 0,
+            exact: asked,
+            worlds: 0,
+            tried: Vec::new(),
+            proven: None,
+            searched: false,
+        }
+    }
+}
+
+/// Appended to the reason of a heuristic answer sent in place of a search that had not
+/// finished by the deadline (its thread had too little CPU time).
+pub const LATE_NOTE: &str =
+    " (the heuristic's answer: the search had not finished by the call's deadline)";
 
 /// Parses and checks the request fields that need no game state.
 fn observation(req: &SuggestDouDizhuPlayRequest) -> Result<Observation, Status> {
@@ -203,19 +271,28 @@ fn observation(req: &SuggestDouDizhuPlayRequest) -> Result<Observation, Status> 
 /// The request field each state fault is about.
 fn state_error(e: StateError) -> Status {
     let field = match &e {
-        StateError::TooManyOfRank { .. }
-        | StateError::OwnCardsTooMany { .. }
-        | StateError::HandSize { .. } => "hand".to_string(),
-        StateError::LandlordCardCount { .. } | StateError::LandlordCardsNotHeld { .. } => {
-            "landlord_cards".to_string()
-        }
+        StateError::HandSize { .. } => "hand".to_string(),
+        StateError::LandlordCardCount { .. }
+        | StateError::LandlordCardsNotHeld { .. }
+        | StateError::TooManyOfRank { .. } => "landlord_cards".to_string(),
         StateError::NotAPlay { index, .. }
+        | StateError::PlaysHeldCards { index, .. }
         | StateError::PassOnFreeLead { index }
         | StateError::DoesNotBeat { index, .. }
         | StateError::MoreThanLeft { index, .. }
         | StateError::AfterGameEnd { index, .. } => format!("history[{index}]"),
         StateError::GameOver { .. } => "history".to_string(),
         StateError::NotToMove { .. } => "seat".to_string(),
+    };
+    invalid_argument(&field, e)
+}
+
+/// The request field a bidding fault is about.
+fn bid_error(e: BidError) -> Status {
+    let field = match (&e, e.index()) {
+        (BidError::HandSize { .. }, _) => "hand".to_string(),
+        (_, Some(i)) => format!("bids[{i}]"),
+        (_, None) => "bids".to_string(),
     };
     invalid_argument(&field, e)
 }
@@ -246,7 +323,10 @@ async fn suggest_bid(
     request: Request<SuggestDouDizhuBidRequest>,
     budget_ms: u32,
 ) -> Result<Response<SuggestDouDizhuBidResponse>, Status> {
-    let deadline = work_deadline(&request, budget_ms);
+    let Deadlines {
+        work: deadline,
+        answer: due,
+    } = deadlines(&request, budget_ms);
     let req = request.into_inner();
     if !(0..=2).contains(&req.mode) {
         return Err(invalid_argument(
@@ -255,58 +335,34 @@ async fn suggest_bid(
         ));
     }
     let hand = parse_cards("hand", &req.hand)?;
-    if hand.len() != 17 {
-        return Err(invalid_argument(
-            "hand",
-            format!("{} cards; a bidding hand is the 17 cards dealt", hand.len()),
-        ));
-    }
-    if req.bids.len() > 2 {
-        return Err(invalid_argument(
-            "bids",
-            format!(
-                "{} bids so far; with three players the bidding is over after three",
-                req.bids.len()
-            ),
-        ));
-    }
-    let mut highest = 0u32;
-    for (i, &b) in req.bids.iter().enumerate() {
-        if b > 3 {
-            return Err(invalid_argument(
-                &format!("bids[{i}]"),
-                format!("{b} is no bid (0 = pass, 1..3 points)"),
-            ));
-        }
-        if highest == 3 {
-            return Err(invalid_argument(
-                &format!("bids[{i}]"),
-                "comes after a bid of 3, which ends the bidding",
-            ));
-        }
-        if b != 0 && b <= highest {
-            return Err(invalid_argument(
-                &format!("bids[{i}]"),
-                format!("{b} is not above the highest bid so far ({highest})"),
-            ));
-        }
-        highest = highest.max(b);
-    }
-    if highest == 3 {
-        // A bid of 3 ends the bidding at once: there is no bid left to suggest.
-        return Err(invalid_argument(
-            &format!("bids[{}]", req.bids.len() - 1),
-            "a bid of 3 ends the bidding; no bid follows it",
-        ));
-    }
+    let auction = Auction::check(&hand, &req.bids).map_err(bid_error)?;
     let counts = *hand.counts();
     let rules = rules_from_proto(req.rules.as_ref());
-    let bids: Vec<u8> = req.bids.iter().map(|&b| b as u8).collect();
-    let simulate = req.mode != SearchMode::Heuristic as i32;
+    let (bids, highest) = (auction.bids, auction.highest);
+    // Like the play search, the simulation does not start with less than
+    // MIN_SEARCH_BUDGET left: a deal or two would be a coin toss, not an estimate.
+    let simulate = req.mode != SearchMode::Heuristic as i32
+        && deadline.saturating_duration_since(Instant::now()) >= MIN_SEARCH_BUDGET;
     let budget = deadline.saturating_duration_since(Instant::now());
     let started = Instant::now();
-    let response = run_blocking(move || {
-        if simulate {
+    // The threshold bidder takes microseconds: it answers a heuristic request here, and
+    // stands by as the fallback of a simulation that has not answered when due.
+    let threshold = |asked: bool| {
+        let d = strategy::decide_bid(&counts, highest);
+        let mut reason = d.reason;
+        if !asked {
+            reason.push_str(BID_LATE_NOTE);
+        }
+        SuggestDouDizhuBidResponse {
+            bid: u32::from(d.bid),
+            evaluation: Some(evaluation_proto(&d.evaluation)),
+            reason,
+            mode: SearchMode::Heuristic as i32,
+            ..Default::default()
+        }
+    };
+    let response = if simulate {
+        run_or_fallback(due, threshold(false), move || {
             let e = bidding::estimate(&counts, &bids, &rules, deadline);
             SuggestDouDizhuBidResponse {
                 bid: u32::from(e.bid),
@@ -330,26 +386,20 @@ async fn suggest_bid(
                 mode: SearchMode::Search as i32,
                 stats: None,
             }
-        } else {
-            let d = strategy::decide_bid(&counts, highest as u8);
-            SuggestDouDizhuBidResponse {
-                bid: u32::from(d.bid),
-                evaluation: Some(evaluation_proto(&d.evaluation)),
-                reason: d.reason,
-                mode: SearchMode::Heuristic as i32,
-                ..Default::default()
-            }
-        }
-    })
-    .await?;
+        })
+        .await?
+    } else {
+        threshold(true)
+    };
+    let simulated = response.mode == SearchMode::Search as i32;
     Ok(Response::new(SuggestDouDizhuBidResponse {
         stats: Some(ComputeStats {
             elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
             nodes: u64::from(response.deals),
-            exact: !simulate,
+            exact: !simulated,
             budget_ms: u32::try_from(budget.as_millis()).unwrap_or(u32::MAX),
             // The simulated deals are the Monte Carlo samples of the estimate.
-            samples: if simulate {
+            samples: if simulated {
                 u64::from(response.deals)
             } else {
                 0
@@ -358,6 +408,11 @@ async fn suggest_bid(
         ..response
     }))
 }
+
+/// Appended to the reason of a threshold bid sent in place of a simulation that had not
+/// finished by the deadline.
+pub const BID_LATE_NOTE: &str =
+    " (the threshold bidder's answer: the simulation had not finished by the call's deadline)";
 
 // ---------------------------------------------------------------------------------
 // ListDouDizhuPlays, and the proto <-> engine translations it uses (also usable by the

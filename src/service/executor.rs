@@ -35,6 +35,7 @@
 
 use std::cell::Cell;
 use std::sync::OnceLock;
+use std::time::Instant;
 
 use tokio::sync::Semaphore;
 
@@ -136,6 +137,38 @@ where
     .map_err(|e| error::internal(format!("engine task failed: {e}")))
 }
 
+/// [`run_blocking`] with a fallback: if `work` has not returned at `due`, `fallback`
+/// (a cheap answer the handler computed beforehand, e.g. a heuristic's, saying so) is
+/// sent instead; `work` goes on to its own deadline on its thread, holding its slot,
+/// and its result is dropped. Without `due` (no hard deadline) the call waits for
+/// `work`.
+///
+/// Why: engine threads run at nice [`ENGINE_NICE`]. Beside busy processes at nice 0
+/// such a thread runs in short bursts far apart, however often it reads its clock: a
+/// search that runs to its deadline usually notices it a gap late, and a fallback it
+/// computed itself first was often not ready either (98.6% of bids were late with it);
+/// the handler, on a runtime worker at nice 0, wakes at `due` promptly
+/// (docs/experiments/2026-12-06-deadlines.md).
+pub async fn run_or_fallback<T, F>(
+    due: Option<Instant>,
+    fallback: T,
+    work: F,
+) -> Result<T, tonic::Status>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    let call = run_blocking(work);
+    let Some(due) = due else {
+        return call.await;
+    };
+    tokio::pin!(call);
+    tokio::select! {
+        answer = &mut call => answer,
+        () = tokio::time::sleep_until(due.into()) => Ok(fallback),
+    }
+}
+
 /// Adds 1 to a gauge for as long as it lives.
 struct GaugeGuard(&'static str);
 
@@ -230,6 +263,33 @@ mod tests {
             "{most} ran at once with {limit} engine threads"
         );
         assert!(most >= 1);
+    }
+
+    #[tokio::test]
+    async fn a_late_engine_call_answers_its_fallback_when_due() {
+        // The work takes 300 ms: due after 50 ms, the answer is the fallback, sent well
+        // before the work ends.
+        let started = Instant::now();
+        let due = started + Duration::from_millis(50);
+        let answer = run_or_fallback(Some(due), 1, || {
+            std::thread::sleep(Duration::from_millis(300));
+            2
+        })
+        .await
+        .unwrap();
+        assert_eq!(answer, 1);
+        assert!(started.elapsed() < Duration::from_millis(250));
+        // Work that returns before it is due answers its own result.
+        let due = Instant::now() + Duration::from_secs(5);
+        assert_eq!(run_or_fallback(Some(due), 1, || 2).await.unwrap(), 2);
+        // No hard deadline: the call waits for the work.
+        let answer = run_or_fallback(None, 1, || {
+            std::thread::sleep(Duration::from_millis(30));
+            3
+        })
+        .await
+        .unwrap();
+        assert_eq!(answer, 3);
     }
 
     #[test]

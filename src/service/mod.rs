@@ -13,7 +13,7 @@ pub mod gomoku;
 pub mod mahjong;
 pub mod mahjong_scoring;
 
-pub use executor::run_blocking;
+pub use executor::{run_blocking, run_or_fallback};
 
 use std::time::{Duration, Instant};
 
@@ -35,19 +35,55 @@ pub struct RequestDeadline {
     pub default_budget: Duration,
 }
 
+/// The most an engine's work deadline keeps before the hard deadline: its stop, the
+/// handler's wake-up, encoding and the reply's way to the caller. Measured
+/// (tools/load/deadlines.py, docs/experiments/2026-12-06-deadlines.md): the time a
+/// call spends outside its engine, at the median, is 1-7 ms beside two busy processes
+/// and the shared machine's builds; 25 ms covers it with room for an engine that reads
+/// its clock a few ms late. Its tail under heavy load (p99 80-130 ms) no margin within
+/// a 100 ms deadline covers: [`run_or_fallback`] sends a cheap answer instead.
+pub const STOP_MARGIN: Duration = Duration::from_millis(25);
+
+/// The share of the time left that the margin takes at most, so that a short deadline
+/// still leaves the engine most of its time.
+pub const STOP_MARGIN_SHARE: u32 = 4;
+
+/// What a handler keeps between sending its answer and the hard deadline: the reply's
+/// way out and the caller's wake-up. With 8 ms, 37% of bids whose simulation was cut
+/// (their fallback sent when due) still reached the client late at a load average of
+/// 13; 20 ms is what the same measurement gave room for (the experiment file).
+pub const REPLY_MARGIN: Duration = Duration::from_millis(20);
+
+/// The instants a handler works to (see [`deadlines`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadlines {
+    /// The engine stops working by then ([`work_deadline`]).
+    pub work: Instant,
+    /// The handler sends what it has by then: the hard deadline less [`REPLY_MARGIN`]
+    /// (at most the stop margin, so never before [`Deadlines::work`]);
+    /// `None` without a hard deadline (no server layer and no `grpc-timeout`).
+    pub answer: Option<Instant>,
+}
+
 /// The instant by which an engine must stop working on `req` and answer.
 ///
 /// The earliest of:
 /// - now + `budget_ms` when `budget_ms > 0`, else now + the server's default work
 ///   budget (`--default-budget-ms`, [`DEFAULT_WORK_BUDGET`] without a server);
 /// - the server's hard deadline for the request (the earliest of now +
-///   `--request-budget-ms` and the caller's gRPC deadline), minus a small safety margin
-///   (1/20 of the time left, at most 20 ms) so that the answer is sent before the
-///   server's deadline layer answers `DEADLINE_EXCEEDED` in its place.
+///   `--request-budget-ms` and the caller's gRPC deadline), less a stop margin
+///   ([`STOP_MARGIN`], at most 1/[`STOP_MARGIN_SHARE`] of the time left) so that the
+///   answer is sent before the server's deadline layer answers `DEADLINE_EXCEEDED` in
+///   its place.
 ///
 /// Without the server's layers (a handler called directly) the caller's
 /// `grpc-timeout` metadata is read instead of the hard deadline.
 pub fn work_deadline<T>(req: &tonic::Request<T>, budget_ms: u32) -> Instant {
+    deadlines(req, budget_ms).work
+}
+
+/// The work deadline ([`work_deadline`]) and the instant the answer is due.
+pub fn deadlines<T>(req: &tonic::Request<T>, budget_ms: u32) -> Deadlines {
     let now = Instant::now();
     let limits = req.extensions().get::<RequestDeadline>().copied();
     let own = if budget_ms > 0 {
@@ -65,11 +101,22 @@ pub fn work_deadline<T>(req: &tonic::Request<T>, budget_ms: u32) -> Instant {
     match hard {
         Some(hard) => {
             let left = hard.saturating_duration_since(now);
-            let margin = (left / 20).min(Duration::from_millis(20));
-            own.min(hard - margin)
+            Deadlines {
+                work: own.min(hard - stop_margin(left)),
+                answer: Some(hard - REPLY_MARGIN.min(stop_margin(left))),
+            }
         }
-        None => own,
+        None => Deadlines {
+            work: own,
+            answer: None,
+        },
     }
+}
+
+/// The stop margin with `left` before the hard deadline: [`STOP_MARGIN`], at most
+/// 1/[`STOP_MARGIN_SHARE`] of `left`.
+pub fn stop_margin(left: Duration) -> Duration {
+    (left / STOP_MARGIN_SHARE).min(STOP_MARGIN)
 }
 
 /// Parses a `grpc-timeout` header value: 1..8 ASCII digits followed by a unit `H`
@@ -148,14 +195,14 @@ mod tests {
 
     #[test]
     fn hard_deadline_caps_the_budget_with_a_margin() {
-        // Hard deadline 400 ms away: margin min(400/20, 20) = 20 ms -> 380 ms.
+        // Hard deadline 400 ms away: margin min(400/4, 25) = 25 ms -> 375 ms.
         let limits = RequestDeadline {
             at: Instant::now() + Duration::from_millis(400),
             default_budget: Duration::from_millis(1000),
         };
         let at = work_deadline(&request_with(Some(limits), None), 5000);
         assert!(
-            (330..=380).contains(&ms_from_now(at)),
+            (325..=375).contains(&ms_from_now(at)),
             "{}",
             ms_from_now(at)
         );
@@ -163,9 +210,23 @@ mod tests {
 
     #[test]
     fn grpc_timeout_metadata_is_read_without_the_server_layer() {
-        // 100 ms: margin 5 ms -> 95 ms.
+        // 100 ms: margin min(100/4, 25) = 25 ms -> 75 ms.
         let at = work_deadline(&request_with(None, Some("100m")), 0);
-        assert!((60..=95).contains(&ms_from_now(at)), "{}", ms_from_now(at));
+        assert!((40..=75).contains(&ms_from_now(at)), "{}", ms_from_now(at));
+        // 40 ms: the margin is a quarter, 10 ms -> 30 ms; the answer is due then too
+        // (the reply margin, 20 ms, is at most the stop margin).
+        let d = deadlines(&request_with(None, Some("40m")), 0);
+        assert!(
+            (0..=30).contains(&ms_from_now(d.work)),
+            "{}",
+            ms_from_now(d.work)
+        );
+        let answer = d.answer.expect("a hard deadline");
+        assert!(answer >= d.work && ms_from_now(answer) <= 30);
+        // 200 ms: work stops 25 ms before the end, the answer is due 20 ms before.
+        let d = deadlines(&request_with(None, Some("200m")), 0);
+        let answer = d.answer.expect("a hard deadline");
+        assert_eq!(answer - d.work, Duration::from_millis(5));
         let at = work_deadline(&request_with(None, None), 0);
         assert!(
             (950..=1000).contains(&ms_from_now(at)),

@@ -140,12 +140,59 @@ pub fn decide(st: &GameState, deadline: Instant) -> SearchDecision {
     decide_with(st, deadline, &SearchConfig::default())
 }
 
-/// Decides with `cfg` until `deadline`.
+/// Decides with `cfg` until `deadline`: candidates, then the worlds, then the verdict
+/// (see the module docs).
 pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> SearchDecision {
-    let now = Instant::now();
-    let left = deadline.saturating_duration_since(now);
-    let deadline = deadline - (left / 20).min(Duration::from_millis(5));
-    let heuristic = decide_play(st);
+    let deadline = answer_by(deadline);
+    search_from(st, decide_play(st), deadline, cfg)
+}
+
+/// [`decide_with`] when the caller already has the heuristic's decision for `st`
+/// ([`decide_play`], e.g. computed first as the fallback answer).
+pub fn decide_after(
+    st: &GameState,
+    heuristic: PlayDecision,
+    deadline: Instant,
+    cfg: &SearchConfig,
+) -> SearchDecision {
+    search_from(st, heuristic, answer_by(deadline), cfg)
+}
+
+/// The stages after the heuristic, until `deadline` (the margin already taken).
+fn search_from(
+    st: &GameState,
+    heuristic: PlayDecision,
+    deadline: Instant,
+    cfg: &SearchConfig,
+) -> SearchDecision {
+    let legal = legal_moves(st);
+    let (cands, all_moves) = candidates(st, &heuristic, &legal, cfg);
+    if let Some(out) = legal
+        .iter()
+        .flatten()
+        .find(|p| p.card_count() == st.hand.len())
+    {
+        return goes_out(*out, &cands, heuristic);
+    }
+    if cands.len() <= 1 {
+        return unsearched(heuristic, 0, true, false);
+    }
+    let tally = play_worlds(st, &cands, deadline, cfg);
+    if tally.count == 0 {
+        return unsearched(heuristic, tally.nodes, false, tally.memory_refused);
+    }
+    verdict(heuristic, &cands, all_moves, &tally)
+}
+
+/// The instant the worlds stop: `deadline` less 5 % of the time left (at most 5 ms) for
+/// the verdict and the reply.
+fn answer_by(deadline: Instant) -> Instant {
+    let left = deadline.saturating_duration_since(Instant::now());
+    deadline - (left / 20).min(Duration::from_millis(5))
+}
+
+/// Every legal play of the seat to move, and the pass (`None`) when it may pass.
+fn legal_moves(st: &GameState) -> Vec<Option<Play>> {
     let to_beat = st.to_beat.map(|(p, _)| p);
     let mut legal: Vec<Option<Play>> = legal_plays(&st.hand, to_beat.as_ref(), &st.rules)
         .into_iter()
@@ -154,97 +201,196 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
     if to_beat.is_some() {
         legal.push(None);
     }
-    let same = |a: &Option<Play>, b: &Option<Play>| a.map(|p| p.cards) == b.map(|p| p.cards);
+    legal
+}
+
+/// The same play (same cards, or both passes).
+fn same(a: &Option<Play>, b: &Option<Play>) -> bool {
+    a.map(|p| p.cards) == b.map(|p| p.cards)
+}
+
+/// The candidates, heuristic's order first (step 1 of the module docs), and whether they
+/// are every legal move.
+fn candidates(
+    st: &GameState,
+    heuristic: &PlayDecision,
+    legal: &[Option<Play>],
+    cfg: &SearchConfig,
+) -> (Vec<Option<Play>>, bool) {
     let mut cands: Vec<Option<Play>> = Vec::new();
+    let push = |cands: &mut Vec<Option<Play>>, p: Option<Play>| {
+        if !cands.iter().any(|c| same(c, &p)) {
+            cands.push(p);
+        }
+    };
     let all_moves = legal.len() <= cfg.all_moves_max;
     for s in &heuristic.ranked {
         if !all_moves && cands.len() == cfg.candidates {
             break;
         }
-        if !cands.iter().any(|c| same(c, &s.play)) {
-            cands.push(s.play);
-        }
+        push(&mut cands, s.play);
     }
     if all_moves {
-        for p in &legal {
-            if !cands.iter().any(|c| same(c, p)) {
-                cands.push(*p);
-            }
+        for p in legal {
+            push(&mut cands, *p);
         }
-    } else {
-        if to_beat.is_some() && !cands.contains(&None) {
-            cands.push(None);
-        }
-        if cfg.wide {
-            // What the heuristic leaves out on principle: bombs and the rocket when
-            // following, the groups of the hand's best decomposition when leading.
-            let extra: Vec<Option<Play>> = match to_beat {
-                Some(_) => legal
-                    .iter()
-                    .filter(|p| p.is_some_and(|p| p.kind.is_bomb()))
-                    .copied()
-                    .collect(),
-                None => heuristic
-                    .evaluation
-                    .groups
-                    .iter()
-                    .filter(|g| legal.iter().any(|p| same(p, &Some(**g))))
-                    .map(|g| Some(*g))
-                    .collect(),
-            };
-            for p in extra {
-                if !cands.iter().any(|c| same(c, &p)) {
-                    cands.push(p);
-                }
-            }
-        }
+        return (cands, true);
     }
-    let n_hand = st.hand.len();
-    if let Some(out) = legal.iter().flatten().find(|p| p.card_count() == n_hand) {
-        // Going out wins whatever the others hold.
-        let ranked = std::iter::once(Scored {
-            play: Some(*out),
-            score: 1.0,
-        })
-        .chain(
-            cands
+    if st.to_beat.is_some() && !cands.contains(&None) {
+        cands.push(None);
+    }
+    if cfg.wide {
+        // What the heuristic leaves out on principle: bombs and the rocket when
+        // following, the groups of the hand's best decomposition when leading.
+        let extra: Vec<Option<Play>> = match st.to_beat {
+            Some(_) => legal
                 .iter()
-                .filter(|c| !same(c, &Some(*out)))
-                .map(|c| Scored {
-                    play: *c,
-                    score: 0.0,
-                }),
-        )
-        .collect();
-        return SearchDecision {
-            decision: PlayDecision {
-                play: Some(*out),
-                ranked,
-                evaluation: heuristic.evaluation,
-                reason: format!(
-                    "goes out with {} ({}): a win whatever the others hold",
-                    out.cards, out.kind
-                ),
-            },
-            nodes: 0,
-            exact: true,
-            worlds: 0,
-            tried: Vec::new(),
-            proven: Some(true),
-            memory_refused: false,
+                .filter(|p| p.is_some_and(|p| p.kind.is_bomb()))
+                .copied()
+                .collect(),
+            None => heuristic
+                .evaluation
+                .groups
+                .iter()
+                .filter(|g| legal.iter().any(|p| same(p, &Some(**g))))
+                .map(|g| Some(*g))
+                .collect(),
         };
+        for p in extra {
+            push(&mut cands, p);
+        }
     }
-    if cands.len() <= 1 {
-        return SearchDecision {
-            decision: heuristic,
+    (cands, false)
+}
+
+/// The answer when the seat can play its whole hand: going out wins whatever the others
+/// hold.
+fn goes_out(out: Play, cands: &[Option<Play>], heuristic: PlayDecision) -> SearchDecision {
+    let ranked = std::iter::once(Scored {
+        play: Some(out),
+        score: 1.0,
+    })
+    .chain(
+        cands
+            .iter()
+            .filter(|c| !same(c, &Some(out)))
+            .map(|c| Scored {
+                play: *c,
+                score: 0.0,
+            }),
+    )
+    .collect();
+    SearchDecision {
+        decision: PlayDecision {
+            play: Some(out),
+            ranked,
+            evaluation: heuristic.evaluation,
+            reason: format!(
+                "goes out with {} ({}): a win whatever the others hold",
+                out.cards, out.kind
+            ),
+        },
+        nodes: 0,
+        exact: true,
+        worlds: 0,
+        tried: Vec::new(),
+        proven: Some(true),
+        memory_refused: false,
+    }
+}
+
+/// The heuristic's answer, no world searched (one candidate, or no world finished).
+fn unsearched(
+    heuristic: PlayDecision,
+    nodes: u64,
+    exact: bool,
+    memory_refused: bool,
+) -> SearchDecision {
+    SearchDecision {
+        decision: heuristic,
+        nodes,
+        exact,
+        worlds: 0,
+        tried: Vec::new(),
+        proven: None,
+        memory_refused,
+    }
+}
+
+/// What the worlds said of each candidate (step 3 of the module docs).
+struct Tally {
+    /// Per candidate: the weight of the worlds it won, of those it was tried in, whether
+    /// it won all of them, any of them, and whether it is still tried (not pruned).
+    won: Vec<f64>,
+    weight_of: Vec<f64>,
+    all_win: Vec<bool>,
+    any_win: Vec<bool>,
+    active: Vec<bool>,
+    /// Per world, each candidate's result: 1 won, 0 lost, `NOT_TRIED` once pruned.
+    rows: Vec<Vec<u8>>,
+    /// Worlds finished for every candidate still tried.
+    count: u32,
+    /// Every split enumerated (not sampled), ...
+    enumerated: bool,
+    /// ... and all of them finished, every candidate solved exactly in each.
+    exact: bool,
+    nodes: u64,
+    memory_refused: bool,
+}
+
+impl Tally {
+    fn new(n: usize, enumerated: bool) -> Tally {
+        Tally {
+            won: vec![0.0; n],
+            weight_of: vec![0.0; n],
+            all_win: vec![true; n],
+            any_win: vec![false; n],
+            active: vec![true; n],
+            rows: Vec::new(),
+            count: 0,
+            enumerated,
+            exact: enumerated,
             nodes: 0,
-            exact: true,
-            worlds: 0,
-            tried: Vec::new(),
-            proven: None,
             memory_refused: false,
-        };
+        }
     }
+
+    /// Counts one finished world of weight `weight`.
+    fn add(&mut self, results: &[u8], weight: f64) {
+        for (i, &r) in results.iter().enumerate() {
+            if r == NOT_TRIED {
+                continue;
+            }
+            if r == 1 {
+                self.won[i] += weight;
+            }
+            self.weight_of[i] += weight;
+            self.all_win[i] &= r == 1;
+            self.any_win[i] |= r == 1;
+        }
+        self.rows.push(results.to_vec());
+        self.count += 1;
+    }
+
+    /// The weighted share of the worlds candidate `i` won.
+    fn share(&self, i: usize) -> f64 {
+        if self.weight_of[i] > 0.0 {
+            self.won[i] / self.weight_of[i]
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Plays every candidate still tried in world after world until the deadline, the
+/// world cap, the end of the enumerated splits, or a single candidate left (steps 2 and
+/// 3 of the module docs). A world the deadline cuts short is not counted.
+fn play_worlds(
+    st: &GameState,
+    cands: &[Option<Play>],
+    deadline: Instant,
+    cfg: &SearchConfig,
+) -> Tally {
     let mut search = Search {
         cfg: *cfg,
         deadline,
@@ -255,21 +401,12 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
     let worlds = Worlds::new(st, cfg.inference);
     let all = worlds.enumerate();
     let mut rng = SmallRng::seed_from_u64(pack(st.hand.counts()) ^ (st.passes.len() as u64) << 50);
-    let n = cands.len();
-    let mut won = vec![0.0f64; n];
-    let mut weight_of = vec![0.0f64; n];
-    let mut all_win = vec![true; n];
-    let mut any_win = vec![false; n];
-    let mut active = vec![true; n];
-    // Per world, each candidate's result: 1 won, 0 lost, `NOT_TRIED` once pruned.
-    let mut rows: Vec<Vec<u8>> = Vec::new();
-    let mut count = 0u32;
-    let mut exact = all.is_some();
+    let mut tally = Tally::new(cands.len(), all.is_some());
     let mut next = 0usize;
-    let mut results = Vec::with_capacity(n);
+    let mut results = Vec::with_capacity(cands.len());
     'worlds: loop {
-        if Instant::now() >= deadline || count >= cfg.max_worlds {
-            exact &= all.as_ref().is_some_and(|l| next >= l.len());
+        if Instant::now() >= deadline || tally.count >= cfg.max_worlds {
+            tally.exact &= all.as_ref().is_some_and(|l| next >= l.len());
             break;
         }
         let (hands, weight) = match &all {
@@ -284,96 +421,103 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
             continue;
         }
         results.clear();
-        for (c, &on) in cands.iter().zip(&active) {
+        for (c, &on) in cands.iter().zip(&tally.active) {
             if !on {
                 results.push(NOT_TRIED);
                 continue;
             }
             match search.value_of(&hands, st, c.as_ref()) {
                 Some((w, was_exact)) => {
-                    exact &= was_exact;
+                    tally.exact &= was_exact;
                     results.push(u8::from(w));
                 }
                 None => {
-                    exact = false;
+                    tally.exact = false;
                     break 'worlds;
                 }
             }
         }
-        for (i, &r) in results.iter().enumerate() {
-            if r == NOT_TRIED {
-                continue;
-            }
-            if r == 1 {
-                won[i] += weight;
-            }
-            weight_of[i] += weight;
-            all_win[i] &= r == 1;
-            any_win[i] |= r == 1;
-        }
-        rows.push(results.clone());
-        count += 1;
-        if all.is_none() && count >= PRUNE_AFTER && count.is_multiple_of(PRUNE_EVERY) {
-            prune(&rows, &won, &weight_of, cfg.prune_z, &mut active);
-            if active.iter().filter(|&&a| a).count() == 1 {
+        tally.add(&results, weight);
+        if all.is_none() && tally.count >= PRUNE_AFTER && tally.count.is_multiple_of(PRUNE_EVERY) {
+            prune(
+                &tally.rows,
+                &tally.won,
+                &tally.weight_of,
+                cfg.prune_z,
+                &mut tally.active,
+            );
+            if tally.active.iter().filter(|&&a| a).count() == 1 {
                 break;
             }
         }
     }
-    let nodes = search.solver.nodes() + search.moves;
-    let memory_refused = search.solver.memory_refused();
-    if count == 0 {
-        return SearchDecision {
-            decision: heuristic,
-            nodes,
-            exact: false,
-            worlds: 0,
-            tried: Vec::new(),
-            proven: None,
-            memory_refused,
-        };
-    }
-    let share = |i: usize| {
-        if weight_of[i] > 0.0 {
-            won[i] / weight_of[i]
-        } else {
-            0.0
-        }
-    };
-    let mut order: Vec<usize> = (0..n).collect();
+    tally.nodes = search.solver.nodes() + search.moves;
+    tally.memory_refused = search.solver.memory_refused();
+    tally
+}
+
+/// The candidates ranked by share (step 4 of the module docs), the proof if any, and the
+/// reason.
+fn verdict(
+    heuristic: PlayDecision,
+    cands: &[Option<Play>],
+    all_moves: bool,
+    tally: &Tally,
+) -> SearchDecision {
+    let mut order: Vec<usize> = (0..cands.len()).collect();
     // Candidates still in the race first; stable, so ties keep the candidate order (the
     // heuristic's first).
     order.sort_by(|&a, &b| {
-        active[b]
-            .cmp(&active[a])
-            .then(share(b).total_cmp(&share(a)))
+        tally.active[b]
+            .cmp(&tally.active[a])
+            .then(tally.share(b).total_cmp(&tally.share(a)))
     });
     let ranked: Vec<Scored> = order
         .iter()
         .map(|&i| Scored {
             play: cands[i],
-            score: share(i),
+            score: tally.share(i),
         })
         .collect();
     let tried = order
         .iter()
-        .map(|&i| rows.iter().filter(|r| r[i] != NOT_TRIED).count() as u32)
+        .map(|&i| tally.rows.iter().filter(|r| r[i] != NOT_TRIED).count() as u32)
         .collect();
     let best = order[0];
-    let proven = if !exact {
+    let proven = if !tally.exact {
         None
-    } else if all_win[best] {
+    } else if tally.all_win[best] {
         Some(true)
-    } else if all_moves && !any_win.iter().any(|&w| w) {
+    } else if all_moves && !tally.any_win.iter().any(|&w| w) {
         Some(false)
     } else {
         None
     };
-    let play_text = match cands[best] {
+    let reason = reason(cands[best], ranked[0].score, proven, tally);
+    SearchDecision {
+        decision: PlayDecision {
+            play: cands[best],
+            ranked,
+            evaluation: heuristic.evaluation,
+            reason,
+        },
+        nodes: tally.nodes,
+        exact: tally.exact,
+        worlds: tally.count,
+        tried,
+        proven,
+        memory_refused: tally.memory_refused,
+    }
+}
+
+/// The reason a person reads for the search's choice `best` of share `score`.
+fn reason(best: Option<Play>, score: f64, proven: Option<bool>, tally: &Tally) -> String {
+    let count = tally.count;
+    let play_text = match best {
         Some(p) => format!("playing {}", p.cards),
         None => "passing".to_string(),
     };
-    let reason = match proven {
+    match proven {
         Some(true) => format!(
             "{play_text} wins in every one of the {count} possible deal(s) of the unseen cards (each solved exactly)"
         ),
@@ -382,32 +526,18 @@ pub fn decide_with(st: &GameState, deadline: Instant, cfg: &SearchConfig) -> Sea
         ),
         None => format!(
             "{play_text} wins {:.0}% of {count} {} world(s) ({})",
-            ranked[0].score * 100.0,
-            if all.is_some() {
+            score * 100.0,
+            if tally.enumerated {
                 "enumerated"
             } else {
                 "sampled"
             },
-            if exact {
+            if tally.exact {
                 "each solved exactly"
             } else {
                 "solved or played out"
             }
         ),
-    };
-    SearchDecision {
-        decision: PlayDecision {
-            play: cands[best],
-            ranked,
-            evaluation: heuristic.evaluation,
-            reason,
-        },
-        nodes,
-        exact,
-        worlds: count,
-        tried,
-        proven,
-        memory_refused,
     }
 }
 

@@ -42,6 +42,13 @@
 //! is exact: the figures are Monte Carlo estimates under the model, the errors say how
 //! far the sampling alone may be off, and BENCHMARKS.md measures the calibration
 //! against real games.
+//!
+//! [`auction`] checks the bids made so far against the bidding rules ([`Auction`],
+//! [`BidError`]).
+
+pub mod auction;
+
+pub use auction::{Auction, BidError};
 
 use std::time::Instant;
 
@@ -387,7 +394,7 @@ pub fn estimate_deals(
     let mut scores = vec![Mean::default(); actions.len()];
     let mut tally = vec![Tally::default(); actions.len()];
     let mut deals = 0u32;
-    while deals == 0 || (deals < max_deals && Instant::now() < deadline) {
+    'deals: while deals == 0 || (deals < max_deals && Instant::now() < deadline) {
         // A deal consistent with the bids made (under the threshold bidder).
         let mut hands = [Cards::EMPTY; 3];
         let mut bottom = Cards::EMPTY;
@@ -409,9 +416,11 @@ pub fn estimate_deals(
                 break;
             }
         }
-        // One playout per landlord that may arise, this hand's always.
-        let mut outcome_as: [Option<Outcome>; 3] = [None; 3];
-        let play = |l: usize, playout: &mut Playout| -> Outcome {
+        // One playout per landlord that may arise, this hand's always. The first deal
+        // is played to its end whatever the time; a later one stops at the deadline
+        // (read before every playout move) and is not counted.
+        let limit = (deals > 0).then_some(deadline);
+        let play = |l: usize, playout: &mut Playout| -> Option<Outcome> {
             let mut h = [hands[l], hands[(l + 1) % 3], hands[(l + 2) % 3]];
             h[0] = h[0].checked_add(&bottom).unwrap_or(h[0]);
             let pos = Position {
@@ -419,25 +428,36 @@ pub fn estimate_deals(
                 turn: 0,
                 last: None,
             };
-            playout
-                .finish(pos, None)
-                .expect("a playout without deadline ends")
+            let outcome = playout.finish(pos, limit);
+            assert!(
+                outcome.is_some() || limit.is_some(),
+                "a playout without deadline ends"
+            );
+            outcome
         };
-        let own = play(me, &mut playout);
-        outcome_as[me] = Some(own);
-        own_wins += u32::from(own.landlord_wins());
+        let mut outcome_as: [Option<Outcome>; 3] = [None; 3];
+        outcome_as[me] = play(me, &mut playout);
+        if outcome_as[me].is_none() {
+            break 'deals;
+        }
+        for &a in &actions {
+            let mut made = bids.to_vec();
+            made.push(a);
+            let (l, _) = bidding_end(&levels, &made);
+            if outcome_as[l].is_none() {
+                outcome_as[l] = play(l, &mut playout);
+            }
+            if outcome_as[l].is_none() {
+                // The deadline passed in this deal's playouts.
+                break 'deals;
+            }
+        }
+        own_wins += u32::from(outcome_as[me].is_some_and(|o| o.landlord_wins()));
         for (k, &a) in actions.iter().enumerate() {
             let mut made = bids.to_vec();
             made.push(a);
             let (l, b) = bidding_end(&levels, &made);
-            let o = match outcome_as[l] {
-                Some(o) => o,
-                None => {
-                    let o = play(l, &mut playout);
-                    outcome_as[l] = Some(o);
-                    o
-                }
-            };
+            let o = outcome_as[l].expect("every landlord's deal was played");
             let points = f64::from(b) * multiplier(&o);
             let sign = if o.landlord_wins() { 1.0 } else { -1.0 };
             let score = if l == me {
