@@ -14,7 +14,9 @@ adds the oracle's verdict:
 - `vcf_within` (8) and `vcf`: black's shortest VCF of at most that many moves, or null;
 - `vct_moves`: black's moves up to and including the five in the shortest win by
   continuous threats (at most 6 moves searched), or null;
-- `winning_first`: every first move that wins within `vct_moves`, sorted.
+- `winning_first`: every first move that wins within `vct_moves`, sorted;
+- `first_wins_in`: when the puzzle records a `first` move, the fewest moves (at most 6)
+  within which that move wins, or null.
 
 The model (a win by continuous threats, proved against every reply):
 - Black to move wins at once with a five point.
@@ -309,6 +311,16 @@ def judge(puzzle):
         cands = dfive if dfive else sorted(grid.windows("b", 1))
         first = sorted(name(m) for m in cands if solver.move_wins("b", m, moves))
     out["winning_first"] = first
+    # The puzzle's recorded first move (the engine's, when the position was made),
+    # judged here: the fewest moves within which it wins, or null.
+    if "first" in puzzle:
+        m = parse(puzzle["first"])
+        if puzzle["first"] in first:
+            out["first_wins_in"] = moves
+        else:
+            out["first_wins_in"] = next(
+                (n for n in range(2, VCT_DEPTH + 1)
+                 if m not in grid.g and solver.move_wins("b", m, n)), None)
     return out
 
 
