@@ -43,17 +43,26 @@ py=$venv/bin/python
 "$py" -m unittest discover -s "$repo/tools/mahjong"
 
 server_pid="" server_log=""
+# Stops the server started here with SIGTERM; fails (returns 1) unless it exits with
+# status 0: a crash, a hang past 30 s or a non-zero exit fails the run.
 stop_server() {
   [[ -n $server_pid ]] || return 0
-  kill -TERM "$server_pid" 2>/dev/null || true
-  for _ in $(seq 300); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$server_pid" 2>/dev/null; then
-    echo "arena.sh: server still running 30 s after SIGTERM, killing it" >&2
-    kill -KILL "$server_pid" 2>/dev/null || true
-  fi
-  wait "$server_pid" && echo "arena.sh: server stopped (exit 0)" ||
-    echo "arena.sh: server exited with status $?" >&2
+  local pid=$server_pid rc=0
   server_pid=""
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "arena.sh: FAIL: server still running 30 s after SIGTERM, killing it" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    return 1
+  fi
+  wait "$pid" || rc=$?
+  if ((rc)); then
+    echo "arena.sh: FAIL: server exited with status $rc" >&2
+    return 1
+  fi
+  echo "arena.sh: server stopped (exit 0)"
 }
 trap 'stop_server; [[ -n $server_log ]] && rm -f "$server_log"' EXIT
 
@@ -73,8 +82,8 @@ for opponent in "${opponents[@]}"; do
     --deals "$deals" --seed "$seed" --wait-ready 60 --max-illegal 0 ${extra[@]+"${extra[@]}"} ||
     status=1
 done
+stop_server || status=1
 if ((status)) && [[ -n $server_log ]]; then
   echo "arena.sh: last server log lines:" >&2; tail -n 20 "$server_log" >&2
 fi
-stop_server
 exit "$status"

@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GRPCURL=.venv/bin/grpcurl
-BIN=target/release/gameai
+# GAMEAI_BIN: another build to smoke (a debug one, when trying the script itself).
+BIN=${GAMEAI_BIN:-target/release/gameai}
 free_port() { .venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 GRPC_PORT=$(free_port)
 METRICS_PORT=$(free_port)
@@ -53,14 +54,13 @@ for s in gameai.v1.DouDizhuService gameai.v1.MahjongService gameai.v1.GomokuServ
 done
 
 echo "smoke: one call (ListDouDizhuPlays)"
-if out=$("$GRPCURL" -plaintext -d '{"hand":"334455"}' "$ADDR" gameai.v1.DouDizhuService/ListDouDizhuPlays 2>&1); then
-  grep -q '"plays"' <<<"$out" || fail "ListDouDizhuPlays answered without plays: $out"
-  echo "smoke: ListDouDizhuPlays answered $(grep -c '"cards"' <<<"$out") plays"
-else
-  # Until the Dou Dizhu engine is wired in, the method answers UNIMPLEMENTED.
-  grep -q 'Code: Unimplemented' <<<"$out" || fail "ListDouDizhuPlays: $out"
-  echo "smoke: ListDouDizhuPlays is UNIMPLEMENTED (engine not wired in yet)"
-fi
+# The lead plays of 334455, by the rules text: singles 3, 4, 5; pairs 33, 44, 55; the
+# pair chain 334455 (three pairs); no chain of five singles, no trio: 7 plays.
+out=$("$GRPCURL" -plaintext -d '{"hand":"334455"}' "$ADDR" gameai.v1.DouDizhuService/ListDouDizhuPlays 2>&1) ||
+  fail "ListDouDizhuPlays: $out"
+plays=$(grep -c '"cards"' <<<"$out" || true)
+[ "$plays" -eq 7 ] || fail "ListDouDizhuPlays listed $plays plays of 334455, not 7: $out"
+echo "smoke: ListDouDizhuPlays answered the 7 plays of 334455"
 echo "smoke: gomoku (SuggestGomokuMove blocks a four, AnalyzeGomokuPosition lists renju forbidden points)"
 out=$("$GRPCURL" -plaintext -d '{"position":{"moves":"h8h7i7g9h6g5g7i6g8f8f6e5f5j10i10i11k9h10j12l10"},"rule":"GOMOKU_RULE_FREESTYLE","budget_ms":300}' \
   "$ADDR" gameai.v1.GomokuService/SuggestGomokuMove) || fail "SuggestGomokuMove: $out"

@@ -371,11 +371,11 @@ fn search_is_exact_when_few_cards_remain() {
         assert!(is_legal(&st, d.decision.play.as_ref()));
         assert!(d.exact, "seed {seed}: {}", d.decision.reason);
         checked += 1;
-        if checked == 3 {
-            break;
-        }
     }
-    assert!(checked > 0, "no endgame found among the seeds");
+    // Every such endgame among the seeds is checked: 31 of the 400 random games reach
+    // one (the games are random legal plays, independent of the engine's choices); the
+    // floor guards against a change of the generator that would leave the test empty.
+    assert!(checked >= 25, "only {checked} endgames among the seeds");
 }
 
 #[test]

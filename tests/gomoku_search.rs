@@ -2,7 +2,8 @@
 
 use std::time::{Duration, Instant};
 
-use gameai::gomoku::point::{format_sequence, parse_sequence};
+use gameai::gomoku::GomokuError;
+use gameai::gomoku::point::parse_sequence;
 use gameai::gomoku::search::{Limits, Searcher};
 use gameai::gomoku::{Board, Color, Point, Rule};
 
@@ -41,42 +42,23 @@ fn bug_report_black_blocks_whites_four_at_e7() {
     assert_eq!(answer.best, p("e7"), "{answer:?}");
 }
 
-/// A look at the engine on a middle-game position (release: `cargo test --release
-/// --test gomoku_search probe -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn probe() {
-    for (rule, size, moves) in [
-        (
-            Rule::Freestyle,
-            15,
-            "h8h7i7g9h6g5g7i6g8f8f6e5f5j10i10i11k9h10j12l10",
-        ),
-        (Rule::Freestyle, 20, "j10k11k10j11l11i9l10l9m10n10"),
-        (Rule::Renju, 15, "h8i9h9h7i8g8j8k8j9"),
-    ] {
-        let mut b = board(rule, size, moves);
-        for ms in [100u64, 1000] {
-            let mut s = Searcher::new(64 << 20);
-            let answer = s
-                .search(
-                    &mut b,
-                    &Limits::until(Instant::now() + Duration::from_millis(ms)),
-                )
-                .unwrap();
-            println!(
-                "{rule} {moves} {ms} ms: {} score {} depth {} sel {} nodes {} ({:.0} kn/s) {:?} pv {}",
-                answer.best,
-                answer.score,
-                answer.depth,
-                answer.seldepth,
-                answer.nodes,
-                answer.nodes as f64 / answer.elapsed.as_secs_f64() / 1000.0,
-                answer.reason,
-                format_sequence(&answer.pv)
-            );
-        }
+/// Black to move under RENJU and every empty point forbidden to it, none of them a five
+/// (the rules text: a five wins even where the point is otherwise forbidden). The
+/// forbidden judgement is checked against the Piskvork referee in `gomoku_rules.rs`; the
+/// five by plain run counting here.
+fn no_legal_point_for_black(b: &mut Board) -> bool {
+    if b.rule() != Rule::Renju || b.to_move() != Color::Black {
+        return false;
     }
+    let fives = five_points_by_counting(b, Color::Black);
+    let n = b.size() as u8;
+    let empty: Vec<Point> = (0..n)
+        .flat_map(|y| (0..n).map(move |x| Point::new(x, y)))
+        .filter(|&p| b.stone(p).is_none())
+        .collect();
+    empty
+        .into_iter()
+        .all(|p| !fives.contains(&p) && b.forbidden(p).is_some())
 }
 
 /// The five points of `color` by plain run counting (independent of the pattern
@@ -231,8 +213,10 @@ mod properties {
             let answer = match result {
                 Ok(a) => a,
                 Err(e) => {
-                    // Only a full board (or, under RENJU, no legal point) has no move.
-                    prop_assert!(b.is_full() || rule == Rule::Renju, "{e}");
+                    // Only a full board, or black under RENJU with every empty point
+                    // forbidden (and none of them a five), has no move.
+                    prop_assert!(matches!(e, GomokuError::NoMove(_)), "{e}");
+                    prop_assert!(b.is_full() || no_legal_point_for_black(&mut b), "{e}");
                     return Ok(());
                 }
             };
@@ -252,44 +236,6 @@ mod properties {
             }
         }
     }
-}
-
-/// Fixed-depth searches on the benchmark positions, for profiling (release:
-/// `cargo test --release --test gomoku_search probe_depth -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn probe_depth() {
-    let text = include_str!("../benches/data/gomoku_positions.txt");
-    let mut total = (0u64, 0f64);
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let mut parts = line.split_whitespace();
-        let size: usize = parts.next().unwrap().parse().unwrap();
-        let rule = match parts.next().unwrap() {
-            "freestyle" => Rule::Freestyle,
-            _ => Rule::Renju,
-        };
-        let mut b = board(rule, size, parts.next().unwrap());
-        let answer = Searcher::new(64 << 20)
-            .search(&mut b, &Limits::depth(8))
-            .unwrap();
-        total.0 += answer.nodes;
-        total.1 += answer.elapsed.as_secs_f64();
-        println!(
-            "{size} {rule}: {} score {} depth {} nodes {} in {:.0} ms ({:.0} kn/s) {:?}",
-            answer.best,
-            answer.score,
-            answer.depth,
-            answer.nodes,
-            answer.elapsed.as_secs_f64() * 1000.0,
-            answer.nodes as f64 / answer.elapsed.as_secs_f64() / 1000.0,
-            answer.reason
-        );
-    }
-    println!(
-        "total {} nodes {:.0} kn/s",
-        total.0,
-        total.0 as f64 / total.1 / 1000.0
-    );
 }
 
 /// The stop flag ends a search that has neither deadline nor node limit (depth 40 on a

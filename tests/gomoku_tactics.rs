@@ -288,20 +288,37 @@ struct VctPuzzle {
     rule: String,
     black: Vec<String>,
     white: Vec<String>,
-    vct_moves: u32,
+    /// The engine's first move when the position was made.
     first: String,
+    /// The independent oracle's (`tools/gomoku/vct_oracle.py`) verdicts: black's
+    /// shortest VCF within `vcf_within` moves (none, in every puzzle), its shortest win
+    /// by continuous threats against every reply, every first move winning that fast,
+    /// and the fewest moves within which `first` wins.
+    vcf_within: u32,
+    vcf: Option<u32>,
+    vct_moves: u32,
+    winning_first: Vec<String>,
+    first_wins_in: Option<u32>,
 }
 
-/// VCT puzzles from random positions (made by `generate_vct_puzzles` below, black to
-/// move, no VCF): the solver finds the same shortest length and first move, and every
-/// defender reply to that first move still loses (see [`check_vct`]).
+/// VCT puzzles from random positions (black to move), judged by a solver written apart
+/// from the engine (`tools/gomoku/vct_oracle.py`: plain run counting, every empty point
+/// tried as the defender's reply). The engine finds no VCF where the oracle finds none,
+/// and its VCT opens with a move the oracle proves to win in exactly the moves the engine
+/// claims: the oracle's shortest, or (puzzle 12, below) a longer real win.
+///
+/// Known difference, pinned: in puzzle 12 the oracle wins in 4 with h6, a move that makes
+/// no three but threatens a VCF (h5, forcing i6, then the straight four h3); the engine's
+/// VCT plays only fours and threes, so it proves g6 in 5, which the oracle confirms wins
+/// in 5 and no fewer. When the engine learns such threats, puzzle 12 joins the others.
 #[test]
-fn vct_puzzles_hold_against_every_reply() {
+fn vct_puzzles_agree_with_the_independent_oracle() {
     let text = include_str!("data/gomoku_vct_puzzles.jsonl");
-    let mut n = 0;
-    for line in text.lines() {
+    let mut shortest = 0;
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
         let pz: VctPuzzle = serde_json::from_str(line).unwrap();
-        let b = Board::from_stones_any_counts(
+        let mut b = Board::from_stones_any_counts(
             15,
             rule_of(&pz.rule),
             &points(&pz.black),
@@ -309,15 +326,45 @@ fn vct_puzzles_hold_against_every_reply() {
             Color::Black,
         )
         .unwrap();
-        let first = check_vct(b, pz.vct_moves);
-        assert_eq!(first.to_string(), pz.first);
-        n += 1;
+        let mut cache = FailCache::new(1 << 16);
+        let vcf = Vcf::new(&mut cache, 200_000)
+            .solve(&mut b, pz.vcf_within)
+            .map(|l| l.moves);
+        assert_eq!(vcf, pz.vcf, "puzzle {n}: VCF");
+        let proof = Vct::new(&mut cache, 500_000, None)
+            .solve(&mut b, 6)
+            .unwrap_or_else(|| panic!("puzzle {n}: no VCT"));
+        let first = point_of(proof.first).to_string();
+        if proof.moves == pz.vct_moves {
+            assert!(
+                pz.winning_first.contains(&first),
+                "puzzle {n}: first move {first} is not among the oracle's {:?}",
+                pz.winning_first
+            );
+            shortest += 1;
+        } else {
+            assert!(
+                proof.moves > pz.vct_moves,
+                "puzzle {n}: {proof:?} beats the oracle"
+            );
+            assert_eq!(
+                (first.as_str(), Some(proof.moves)),
+                (pz.first.as_str(), pz.first_wins_in),
+                "puzzle {n}: {proof:?}, oracle {:?} in {}",
+                pz.winning_first,
+                pz.vct_moves
+            );
+        }
     }
-    assert!(n >= 8, "{n} VCT puzzles");
+    assert_eq!(
+        shortest, 11,
+        "puzzles the engine solves at the oracle's shortest"
+    );
 }
 
-/// Writes VCT puzzles to stdout: `cargo test --release --test gomoku_tactics
-/// generate_vct_puzzles -- --ignored --nocapture`. Random clusters of stones (seeded),
+/// Writes VCT puzzle positions to stdout: `cargo test --release --test gomoku_tactics
+/// generate_vct_puzzles -- --ignored --nocapture`; their verdicts are then the oracle's
+/// (`python3 tools/gomoku/vct_oracle.py judge`, tests/data/README.md). Random clusters of stones (seeded),
 /// black to move, kept when black has no VCF, the solver proves a VCT of 4 or 5 moves,
 /// and every defender reply at the first two defender turns still loses (all empty
 /// points tried, not only the solver's defence set).
@@ -480,7 +527,9 @@ fn a_vct_answer_gives_the_whole_proof_line() {
             Color::Black,
         )
         .unwrap();
-        cases.push((b, pz.vct_moves));
+        // The length the engine's first move wins in, by the oracle: the shortest in 11
+        // puzzles, 5 in puzzle 12 (see `vct_puzzles_agree_with_the_independent_oracle`).
+        cases.push((b, pz.first_wins_in.expect("the recorded first move wins")));
     }
     for (board, moves) in cases {
         let attacker = board.to_move();

@@ -4,7 +4,7 @@
 //!
 //! The heavier randomized checks are sized for a debug `cargo test`; the larger runs are
 //! `#[cfg_attr(debug_assertions, ignore)]` and run with
-//! `cargo test --release --test mahjong_analysis`.
+//! `cargo test --release --test mahjong_analysis` (CI runs it).
 
 use gameai::mahjong::caps::Caps;
 use gameai::mahjong::shanten::{

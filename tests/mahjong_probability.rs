@@ -4,7 +4,7 @@
 //! Carlo simulation of the greedy continuation, and hand-worked cases.
 //!
 //! The brute-force and Monte Carlo checks run the full count in release builds,
-//! `cargo test --release --test mahjong_probability` (about 45 s), and the first cases
+//! `cargo test --release --test mahjong_probability` (about 45 s; CI runs it), and the first cases
 //! of the same sequences in debug builds, where `cargo test` runs them.
 
 use gameai::mahjong::hand::Hand;
@@ -558,6 +558,52 @@ fn rate_stderr(rate: f64, n: u32) -> f64 {
     (p * (1.0 - p) / n).sqrt()
 }
 
+/// The engine's floor of greedy rollouts per candidate (`figures::MIN_PATHS`, stated in
+/// `src/mahjong/strategy/discard.rs`: every simulated candidate gets at least 32, the
+/// competing ones 256): no reported standard error may exceed that of 32 rollouts.
+const ENGINE_FLOOR_ROLLOUTS: u32 = 32;
+
+/// Whether the engine's estimate `engine` (reported error `se`) agrees with the
+/// independent simulation's `count` successes in `games`: the reported error must not
+/// exceed that of the engine's rollout floor at its rate (an engine that inflated its
+/// error to pass would fail here), and the two rates must lie within three standard
+/// errors of their difference, the engine's taken at most at that cap.
+fn agreement(engine: f64, se: f64, count: u32, games: u32) -> Result<(), String> {
+    let cap = rate_stderr(engine, ENGINE_FLOOR_ROLLOUTS);
+    if se > cap + 1e-12 {
+        return Err(format!(
+            "reported error {se:.4} exceeds {cap:.4}, that of {ENGINE_FLOOR_ROLLOUTS} rollouts"
+        ));
+    }
+    let rate = f64::from(count) / f64::from(games);
+    let bound = 3.0 * (se.min(cap).powi(2) + rate_stderr(rate, games).powi(2)).sqrt();
+    if (engine - rate).abs() > bound {
+        return Err(format!(
+            "engine {engine:.4} ± {se:.4}, independent {rate:.4} over {games} games \
+             (bound {bound:.4})"
+        ));
+    }
+    Ok(())
+}
+
+/// The agreement check can fail: an estimate shifted away from the simulation's rate is
+/// rejected, and reporting a larger error does not rescue it. Independent rate 300 of
+/// 1,500 = 0.2 (se 0.0103); the engine's honest error at 0.2 with 256 rollouts is
+/// about 0.025, its cap at 32 rollouts about 0.073.
+#[test]
+fn agreement_rejects_shifted_estimates_and_inflated_errors() {
+    assert_eq!(agreement(0.21, 0.025, 300, 1500), Ok(()));
+    assert_eq!(agreement(0.19, 0.071, 300, 1500), Ok(()));
+    // Shifted by 0.12: 4.4 combined errors at the honest 0.025.
+    assert!(agreement(0.32, 0.025, 300, 1500).is_err());
+    // A shift of 0.3 passes with no error the engine may report (the bound is at most
+    // 3 sqrt(0.0884^2 + 0.0103^2) = 0.27).
+    assert!(agreement(0.5, 0.071, 300, 1500).is_err());
+    // Inflating the error past the cap fails whatever the estimate.
+    assert!(agreement(0.21, 0.2, 300, 1500).is_err());
+    assert!(agreement(0.5, 0.5, 300, 1500).is_err());
+}
+
 #[test]
 fn far_hand_estimates_agree_with_an_independent_simulation() {
     // 4-6-shanten RIICHI hands: three decision points of the recorded games
@@ -602,14 +648,9 @@ fn far_hand_estimates_agree_with_an_independent_simulation() {
                 ("win", c.win_probability, c.win_stderr, wins),
                 ("tenpai", c.tenpai_probability, c.tenpai_stderr, tenpais),
             ] {
-                let rate = f64::from(count) / f64::from(games);
-                let bound = 3.0 * (se * se + rate_stderr(rate, games).powi(2)).sqrt();
-                assert!(
-                    (engine - rate).abs() <= bound,
-                    "{concealed} discard {}: {what} engine {engine:.4} ± {se:.4}, \
-                     independent {rate:.4} over {games} games (bound {bound:.4})",
-                    c.tile
-                );
+                if let Err(e) = agreement(engine, se, count, games) {
+                    panic!("{concealed} discard {}: {what}: {e}", c.tile);
+                }
             }
             checked += 1;
         }
