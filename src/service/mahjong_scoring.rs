@@ -181,7 +181,9 @@ mod tests {
         assert_eq!(field(r), "seat_wind");
         let mut r = request("123m456p789s11222z", "2z");
         r.ippatsu = true;
-        assert_eq!(field(r), "ippatsu");
+        let status = score_hand(Request::new(r)).unwrap_err();
+        // The field once, then the fault (the message is "FIELD: REASON").
+        assert_eq!(status.message(), "ippatsu: ippatsu without riichi");
         let mut r = request("123m456p789s11222z", "2z");
         r.ruleset = proto::Ruleset::Sichuan as i32;
         assert_eq!(field(r), "ruleset");

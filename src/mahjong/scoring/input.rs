@@ -299,13 +299,13 @@ impl WinInput {
             ),
         ];
         if let Some((name, _, why)) = rules.iter().find(|(_, bad, _)| *bad) {
-            return Err(fault(ScoreField::Flag(name), format!("{name}: {why}")));
+            return Err(fault(ScoreField::Flag(name), why.to_string()));
         }
         if (f.tenhou || f.chiihou) && (f.riichi || f.rinshan || f.haitei) {
             let name = if f.tenhou { "tenhou" } else { "chiihou" };
             return Err(fault(
                 ScoreField::Flag(name),
-                format!("{name}: a first-draw win cannot follow riichi, a kan or the last tile"),
+                format!("{name} (a first-draw win) cannot follow riichi, a kan or the last tile"),
             ));
         }
         Ok(())
