@@ -9,32 +9,17 @@
 //! The two sides alternate in chunks of 100,000 hands inside every sample (each timing
 //! only its own chunks), so that a shared, fluctuating machine loads both alike.
 
+#[path = "../tests/common/random_hands.rs"]
+mod random_hands;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gameai::mahjong::shanten::shanten;
 use gameai::mahjong::{Ruleset, tables};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 
 const HANDS: usize = 1_000_000;
-
-fn hands() -> Vec<[u8; 34]> {
-    let mut rng = StdRng::seed_from_u64(20_261_129);
-    let mut wall: Vec<u8> = (0..136).map(|i| (i / 4) as u8).collect();
-    (0..HANDS)
-        .map(|_| {
-            let mut c = [0u8; 34];
-            for k in 0..14 {
-                let j = rng.random_range(k..136);
-                wall.swap(k, j);
-                c[wall[k] as usize] += 1;
-            }
-            c
-        })
-        .collect()
-}
 
 /// Sum of shanten over `hands`, ours.
 fn ours(hands: &[[u8; 34]]) -> i64 {
@@ -80,7 +65,7 @@ fn interleaved(
 }
 
 fn shanten_throughput(c: &mut Criterion) {
-    let hands = hands();
+    let hands = random_hands::random_hands(HANDS);
     tables::init();
     // Both sides must agree before their speed means anything.
     for h in hands.iter().take(100_000) {

@@ -8,27 +8,11 @@
 //! 100,000 hands in release (`cargo test --release --test mahjong_xiangting`, which CI
 //! runs); the first 10,000 of the same sequence in a debug `cargo test`.
 
+#[path = "common/random_hands.rs"]
+mod random_hands;
+
 use gameai::mahjong::shanten::shanten;
 use gameai::mahjong::{Ruleset, TileCounts};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-
-/// `n` random 14-tile hands from a shuffled 136-tile set, seeded as the benchmark's.
-fn hands(n: usize) -> Vec<[u8; 34]> {
-    let mut rng = StdRng::seed_from_u64(20_261_129);
-    let mut wall: Vec<u8> = (0..136).map(|i| (i / 4) as u8).collect();
-    (0..n)
-        .map(|_| {
-            let mut c = [0u8; 34];
-            for k in 0..14 {
-                let j = rng.random_range(k..136);
-                wall.swap(k, j);
-                c[wall[k] as usize] += 1;
-            }
-            c
-        })
-        .collect()
-}
 
 #[test]
 fn shanten_equals_xiangting_on_random_hands() {
@@ -38,7 +22,7 @@ fn shanten_equals_xiangting_on_random_hands() {
         100_000
     };
     let mut by_shanten = [0usize; 8];
-    for h in hands(n) {
+    for h in random_hands::random_hands(n) {
         let ours = shanten(&h, 0, Ruleset::Riichi);
         let theirs = xiangting::calculate_replacement_number(&h, xiangting::PlayerCount::Four)
             .expect("a valid 14-tile hand") as i8
