@@ -81,7 +81,9 @@ javac -nowarn -d "$WORK/java-classes" \
   -cp "${CLASSPATH_JARS}/usr/share/java/geronimo-annotation-1.3-spec.jar" "${java_sources[@]}"
 
 # --- the server ------------------------------------------------------------------------
-free_port() { .venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# shellcheck source=.ci/lib.sh
+source .ci/lib.sh
+PYTHON=.venv/bin/python
 ADDR=127.0.0.1:$(free_port)
 LOG=$WORK/server.log
 "$BIN" --grpc-addr "$ADDR" --metrics-addr "127.0.0.1:$(free_port)" >"$LOG" 2>&1 &
@@ -91,16 +93,8 @@ trap cleanup EXIT
 fail() { echo "clients: FAIL: $*" >&2; echo "--- server log ---" >&2; tail -50 "$LOG" >&2; exit 1; }
 
 say "waiting for SERVING on $ADDR"
-out=
-for _ in $(seq 1 300); do
-  if out=$("$GRPCURL" -plaintext -max-time 2 -d '{"service":""}' "$ADDR" grpc.health.v1.Health/Check 2>/dev/null) \
-     && grep -q '"SERVING"' <<<"$out"; then
-    break
-  fi
-  kill -0 "$PID" 2>/dev/null || fail "server exited early"
-  sleep 0.2
-done
-grep -q '"SERVING"' <<<"$out" || fail "not SERVING after 60 s"
+server_alive() { kill -0 "$PID" 2>/dev/null; }
+wait_serving "$GRPCURL" "$ADDR" 300 server_alive || fail "$WAIT_FAILURE"
 
 # --- run and check each client -----------------------------------------------------------
 # Every client prints the same lines. Checked: one answer of each game (the mahjong hand

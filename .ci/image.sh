@@ -83,7 +83,8 @@ podman build --quiet -f deploy/Dockerfile -t "$IMAGE" "$CONTEXT"
 podman image inspect "$IMAGE" --format 'size {{.Size}} bytes, user {{.Config.User}}, entrypoint {{.Config.Entrypoint}}, layers {{len .RootFS.Layers}}'
 [ "$(podman image inspect "$IMAGE" --format '{{.Config.User}}')" = "65532:65532" ] || fail "image user is not 65532:65532"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# shellcheck source=.ci/lib.sh
+source .ci/lib.sh
 GRPC_PORT=$(free_port)
 METRICS_PORT=$(free_port)
 ADDR=127.0.0.1:$GRPC_PORT
@@ -102,16 +103,8 @@ podman "${RUNTIME[@]}" run -d --name "$NAME" --read-only --read-only-tmpfs=false
   "$IMAGE" --shutdown-grace-secs 5 >/dev/null || fail "podman run"
 
 say "waiting for SERVING on $ADDR"
-out=
-for _ in $(seq 1 150); do
-  if out=$("$GRPCURL" -plaintext -max-time 2 -d '{"service":""}' "$ADDR" grpc.health.v1.Health/Check 2>/dev/null) \
-     && grep -q '"SERVING"' <<<"$out"; then
-    break
-  fi
-  [ "$(podman inspect "$NAME" --format '{{.State.Running}}')" = true ] || fail "container exited early"
-  sleep 0.2
-done
-grep -q '"SERVING"' <<<"${out:-}" || fail "not SERVING after 30 s"
+container_alive() { [ "$(podman inspect "$NAME" --format '{{.State.Running}}')" = true ]; }
+wait_serving "$GRPCURL" "$ADDR" 150 container_alive || fail "$WAIT_FAILURE"
 say "SERVING $(python3 -c "import sys, time; print(round(time.time() - float(sys.argv[1]), 2))" "$started") s after podman run"
 
 say "the process runs as 65532, not root"

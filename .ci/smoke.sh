@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 GRPCURL=.venv/bin/grpcurl
 # GAMEAI_BIN: another build to smoke (a debug one, when trying the script itself).
 BIN=${GAMEAI_BIN:-target/release/gameai}
-free_port() { .venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# shellcheck source=.ci/lib.sh
+source .ci/lib.sh
+PYTHON=.venv/bin/python
 GRPC_PORT=$(free_port)
 METRICS_PORT=$(free_port)
 ADDR=127.0.0.1:$GRPC_PORT
@@ -25,15 +27,8 @@ trap cleanup EXIT
 fail() { echo "smoke: FAIL: $*" >&2; echo "--- server log ---" >&2; cat "$LOG" >&2; exit 1; }
 
 echo "smoke: waiting for SERVING on $ADDR"
-for _ in $(seq 1 150); do
-  if out=$("$GRPCURL" -plaintext -max-time 2 -d '{"service":""}' "$ADDR" grpc.health.v1.Health/Check 2>/dev/null) \
-     && grep -q '"SERVING"' <<<"$out"; then
-    break
-  fi
-  kill -0 "$PID" 2>/dev/null || fail "server exited early"
-  sleep 0.2
-done
-grep -q '"SERVING"' <<<"${out:-}" || fail "not SERVING after 30 s"
+server_alive() { kill -0 "$PID" 2>/dev/null; }
+wait_serving "$GRPCURL" "$ADDR" 150 server_alive || fail "$WAIT_FAILURE"
 
 echo "smoke: grpcurl list"
 list=$("$GRPCURL" -plaintext "$ADDR" list) || fail "list"
