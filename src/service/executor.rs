@@ -158,6 +158,23 @@ where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
+    run_or_fallback_with(due, move || fallback, work).await
+}
+
+/// [`run_or_fallback`] with a fallback computed only when it is due, on the handler's
+/// thread: for engines whose answers are usually quick (mahjong, gomoku), so that the
+/// common call does not pay for a fallback it does not use. `fallback` must be cheap
+/// and bounded (a few milliseconds): it spends the reply's margin.
+pub async fn run_or_fallback_with<T, F, G>(
+    due: Option<Instant>,
+    fallback: G,
+    work: F,
+) -> Result<T, tonic::Status>
+where
+    F: FnOnce() -> T + Send + 'static,
+    G: FnOnce() -> T,
+    T: Send + 'static,
+{
     let call = run_blocking(work);
     let Some(due) = due else {
         return call.await;
@@ -165,7 +182,7 @@ where
     tokio::pin!(call);
     tokio::select! {
         answer = &mut call => answer,
-        () = tokio::time::sleep_until(due.into()) => Ok(fallback),
+        () = tokio::time::sleep_until(due.into()) => Ok(fallback()),
     }
 }
 
@@ -290,6 +307,36 @@ mod tests {
         .await
         .unwrap();
         assert_eq!(answer, 3);
+    }
+
+    #[tokio::test]
+    async fn a_lazy_fallback_is_computed_only_when_due() {
+        let computed = std::sync::atomic::AtomicBool::new(false);
+        let due = Instant::now() + Duration::from_secs(5);
+        let answer = run_or_fallback_with(
+            Some(due),
+            || {
+                computed.store(true, Ordering::SeqCst);
+                1
+            },
+            || 2,
+        )
+        .await
+        .unwrap();
+        assert_eq!(answer, 2);
+        assert!(!computed.load(Ordering::SeqCst));
+        let due = Instant::now() + Duration::from_millis(30);
+        let answer = run_or_fallback_with(
+            Some(due),
+            || 1,
+            || {
+                std::thread::sleep(Duration::from_millis(300));
+                2
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(answer, 1);
     }
 
     #[test]

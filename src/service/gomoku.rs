@@ -14,7 +14,7 @@ use std::time::Instant;
 use tonic::{Request, Response, Status};
 
 use super::error::invalid_argument;
-use super::{run_blocking, work_deadline};
+use super::{deadlines, run_blocking, run_or_fallback_with};
 use crate::gomoku::analysis::{self, ThreatKind};
 use crate::gomoku::point::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, parse_sequence};
 use crate::gomoku::search::tt::table_bytes;
@@ -47,11 +47,17 @@ impl GomokuService for GomokuApi {
     }
 }
 
+/// How long the fallback search may take when the engine has not answered by the time
+/// the answer is due ([`run_or_fallback_with`]), and its table.
+const FALLBACK_BUDGET: std::time::Duration = std::time::Duration::from_millis(2);
+const FALLBACK_TABLE_BYTES: usize = 1 << 16;
+
 async fn suggest_move(
     request: Request<SuggestGomokuMoveRequest>,
 ) -> Result<Response<SuggestGomokuMoveResponse>, Status> {
     let started = Instant::now();
-    let deadline = work_deadline(&request, request.get_ref().budget_ms);
+    let times = deadlines(&request, request.get_ref().budget_ms);
+    let deadline = times.work;
     let req = request.into_inner();
     let rule = rule_from_proto(req.rule)?;
     let mut board = position_from_proto(req.position.as_ref(), rule)?;
@@ -66,12 +72,22 @@ async fn suggest_move(
     }
     let budget = deadline.saturating_duration_since(started);
     let bytes = table_bytes(Some(budget), None);
-    let result = run_blocking(move || {
-        let mut searcher = Searcher::new(bytes);
-        searcher.search(&mut board, &Limits::until(deadline))
-    })
-    .await?
-    .map_err(|e| invalid_argument("position", e))?;
+    let mut quick = board.clone();
+    let (result, fell_back) = run_or_fallback_with(
+        times.answer,
+        move || {
+            let cut = Instant::now() + FALLBACK_BUDGET;
+            let answer =
+                Searcher::new(FALLBACK_TABLE_BYTES).search(&mut quick, &Limits::until(cut));
+            (answer, true)
+        },
+        move || {
+            let mut searcher = Searcher::new(bytes);
+            (searcher.search(&mut board, &Limits::until(deadline)), false)
+        },
+    )
+    .await?;
+    let result = result.map_err(|e| invalid_argument("position", e))?;
     let wanted = if req.alternatives == 0 {
         5
     } else {
@@ -93,7 +109,15 @@ async fn suggest_move(
         } else {
             Vec::new()
         },
-        reason: result.reason.describe().to_string(),
+        reason: if fell_back {
+            format!(
+                "the search had not answered when the answer was due; a {} ms search's move: {}",
+                FALLBACK_BUDGET.as_millis(),
+                result.reason.describe()
+            )
+        } else {
+            result.reason.describe().to_string()
+        },
         stats: Some(proto::ComputeStats {
             elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
             nodes: result.nodes,

@@ -13,7 +13,7 @@ pub mod gomoku;
 pub mod mahjong;
 pub mod mahjong_scoring;
 
-pub use executor::{run_blocking, run_or_fallback};
+pub use executor::{run_blocking, run_or_fallback, run_or_fallback_with};
 
 use std::time::{Duration, Instant};
 
