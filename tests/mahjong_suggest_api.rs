@@ -143,7 +143,10 @@ async fn an_exhausted_budget_still_gives_every_candidate_an_estimate_with_its_er
                 assert!(c.tenpai_probability_stderr > 0.0, "{c:?}");
             }
             ProbabilityMethod::Exact => assert_eq!(c.win_probability_stderr, 0.0),
-            ProbabilityMethod::Unspecified => panic!("no method: {c:?}"),
+            // The server's hard deadline is seconds away: never the shape-only fallback.
+            ProbabilityMethod::Unspecified | ProbabilityMethod::NotComputed => {
+                panic!("no figures: {c:?}")
+            }
         }
         assert_ne!(c.continuation(), Continuation::Unspecified);
     }

@@ -210,7 +210,7 @@ mod suggest {
     use crate::mahjong::tile::Tile;
     use crate::proto;
     use crate::service::error::invalid_argument;
-    use crate::service::{run_blocking, work_deadline};
+    use crate::service::{deadlines, run_or_fallback_with};
 
     /// `SuggestMahjongDiscard`: every distinct discard of a 3n+2 hand ranked by win
     /// probability within the draws left.
@@ -224,14 +224,21 @@ mod suggest {
         request: Request<proto::SuggestMahjongDiscardRequest>,
     ) -> Result<Response<proto::SuggestMahjongDiscardResponse>, Status> {
         let started = Instant::now();
-        let deadline = work_deadline(&request, request.get_ref().budget_ms);
+        let times = deadlines(&request, request.get_ref().budget_ms);
+        let deadline = times.work;
         let req = request.into_inner();
         let ruleset = ruleset_from_proto(req.ruleset)?;
         let hand = hand_from_proto(&req.hand, &req.melds, &req.visible, ruleset)?;
         let draws = req.draws_left;
-        let advice = run_blocking(move || strategy::suggest_discard(&hand, draws, Some(deadline)))
-            .await?
-            .map_err(decision_error)?;
+        let quick = hand.clone();
+        // Late (the engine thread starved): the shape-only ranking, in microseconds.
+        let advice = run_or_fallback_with(
+            times.answer,
+            move || strategy::discard_by_shape(&quick, draws),
+            move || strategy::suggest_discard(&hand, draws, Some(deadline)),
+        )
+        .await?
+        .map_err(decision_error)?;
         let mut candidates: Vec<proto::DiscardCandidate> = advice
             .candidates
             .iter()
@@ -283,7 +290,8 @@ mod suggest {
         request: Request<proto::SuggestMahjongCallRequest>,
     ) -> Result<Response<proto::SuggestMahjongCallResponse>, Status> {
         let started = Instant::now();
-        let deadline = work_deadline(&request, request.get_ref().budget_ms);
+        let times = deadlines(&request, request.get_ref().budget_ms);
+        let deadline = times.work;
         let req = request.into_inner();
         let ruleset = ruleset_from_proto(req.ruleset)?;
         let hand = hand_from_proto(&req.hand, &req.melds, &req.visible, ruleset)?;
@@ -306,9 +314,17 @@ mod suggest {
             }
         };
         let draws = req.draws_left;
-        let advice = run_blocking(move || {
-            strategy::suggest_call(&hand, offered, from, draws, Some(deadline))
-        })
+        let quick = hand.clone();
+        let advice = run_or_fallback_with(
+            times.answer,
+            move || {
+                let why = "the engine had not answered when the answer was due: pass, \
+                           the figures not computed"
+                    .to_owned();
+                strategy::pass_by_shape(&quick, offered, draws, why)
+            },
+            move || strategy::suggest_call(&hand, offered, from, draws, Some(deadline)),
+        )
         .await?
         .map_err(decision_error)?;
         Ok(Response::new(proto::SuggestMahjongCallResponse {
@@ -354,6 +370,7 @@ mod suggest {
         match m {
             Method::Exact => proto::ProbabilityMethod::Exact,
             Method::Simulated => proto::ProbabilityMethod::Simulated,
+            Method::NotComputed => proto::ProbabilityMethod::NotComputed,
         }
     }
 

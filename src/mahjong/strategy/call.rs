@@ -143,7 +143,7 @@ pub fn suggest_call(
 
 /// The unseen pool once the offered tile is out of it, and the draws left: the checks
 /// of the hand's size and of the offered tile.
-fn pool_after_offer(
+pub(super) fn pool_after_offer(
     hand: &Hand,
     offered: Tile,
     draws_left: Option<u32>,

@@ -14,6 +14,9 @@ pub enum Method {
     /// A Monte Carlo estimate over shuffled walls under the model, with its standard
     /// error.
     Simulated,
+    /// Not computed: the shape-only answer ([`super::shape`]), ranked by shanten and
+    /// ukeire; its probabilities are 0 and mean nothing.
+    NotComputed,
 }
 
 /// What the player is assumed to do after the discard: the policy whose probabilities
