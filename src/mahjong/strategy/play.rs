@@ -366,10 +366,9 @@ mod tests {
             for map in [m.plan, m.plan_three_shanten, m.advance_or_throw, m.greedy] {
                 assert!(map.b > 0.0, "{r:?}: {map:?}");
             }
-            // A sanity bound only (a map off by 0.05 in a decile of 200 games or more would
-            // be badly calibrated): the measured figures, up to RIICHI's 0.0286 on 50,000
-            // fresh walls, and their decile tables are in BENCHMARKS.md.
-            assert!(m.calibration_error > 0.0 && m.calibration_error < 0.05);
+            assert!(m.calibration_error > 0.0, "{r:?}");
+            // Whether the served error holds is judged on held-out games, not here:
+            // tests/mahjong_play_calibration.rs (RIICHI, 4,000 fresh walls).
         }
     }
 
