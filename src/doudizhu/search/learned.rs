@@ -93,10 +93,10 @@ pub fn features(pos: &Position, ev: &mut Evaluator, rules: &Rules, out: &mut imp
         out.put(|| format!("s{s}_sum"), e.sum_value as f32 / 20.0);
         let one_play = n > 0 && whole_hand(hand, rules).is_some();
         out.put(|| format!("s{s}_one_play"), f32::from(u8::from(one_play)));
-        for r in 0..Rank::COUNT {
+        for (rank, &k) in Rank::ALL.iter().zip(c) {
             out.put(
-                || format!("s{s}_rank{}", Rank::ALL[r].to_char()),
-                f32::from(c[r]) / 4.0,
+                || format!("s{s}_rank{}", rank.to_char()),
+                f32::from(k) / 4.0,
             );
         }
         let bombs = c.iter().filter(|&&k| k == 4).count();

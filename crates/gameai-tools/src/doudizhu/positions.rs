@@ -2,9 +2,9 @@
 //! policy, labelled with how the game went on (issue 36's data; the input of
 //! [`super::fit`]).
 //!
-//! **Games.** Game `i` of seed `s` deals a deck shuffled by `SmallRng::seed_from_u64(s
-//! * 2^32 + i)`: the landlord the first 20 cards, landlord_down the next 17,
-//! landlord_up the last 17 (no bidding). All three seats play
+//! **Games.** Game `i` of seed `s` deals a deck shuffled by
+//! `SmallRng::seed_from_u64(s * 2^32 + i)`: the landlord the first 20 cards,
+//! landlord_down the next 17, landlord_up the last 17 (no bidding). All three seats play
 //! [`Playout::choose`] with [`Style::DEFAULT`], the policy that finishes the search's
 //! worlds, and, as the search does, the game is handed to the exact solver
 //! ([`Solver::landlord_wins`], 4,000 nodes) the first time at most 12 cards remain;
@@ -293,7 +293,7 @@ pub fn read_dir(dir: &Path, seeds: &[u64], every: usize) -> Result<Vec<Record>, 
         let text = std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
         for line in text.lines() {
             k += 1;
-            if (k - 1) % every.max(1) != 0 {
+            if !(k - 1).is_multiple_of(every.max(1)) {
                 continue;
             }
             out.push(Record::parse(line, &rules).map_err(|e| format!("{}: {e}", f.display()))?);
