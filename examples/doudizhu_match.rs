@@ -21,7 +21,8 @@
 //! `cN` (`candidates`), `sN` / `nN` (`solve_cards` / `solve_nodes`), `psN` / `pnN`
 //! (`playout_solve_cards` / `playout_solve_nodes`), `lmN` / `fmN` / `sbN` (the playout's
 //! landlord margin, farmer margin, safe bonus), `icN` / `ikN` (the inference's `cheap` /
-//! `costly` pass probabilities in thousandths); e.g. `time50+z3+wide`.
+//! `costly` pass probabilities in thousandths), `cutN` (`eval_cut`: playouts cut after N
+//! moves and scored by the learned evaluation); e.g. `time50+z3+wide`.
 
 use std::time::{Duration, Instant};
 
@@ -86,6 +87,7 @@ fn player(name: &str, worlds: u32) -> Result<Player, String> {
             "sb" => c.playout.safe_bonus = number()? as i32,
             "ic" => c.inference.cheap = number()? / 1000.0,
             "ik" => c.inference.costly = number()? / 1000.0,
+            "cut" => c.eval_cut = Some(number()? as u32),
             _ => return Err(format!("unknown modifier '{m}' in '{name}'")),
         }
     }

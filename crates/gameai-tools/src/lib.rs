@@ -6,8 +6,10 @@
 //! serde_json, prost-reflect).
 //!
 //! Binaries (`cargo build --release` builds them into `target/release/`): `loadgen`,
-//! `bench-requests`, `mahjong-solitaire`, `mahjong-states`, `pbrain-oneply`.
+//! `bench-requests`, `mahjong-solitaire`, `mahjong-states`, `pbrain-oneply`, `doudizhu-positions`,
+//! `doudizhu-fit`.
 
+pub mod doudizhu;
 pub mod loadgen;
 pub mod mahjong;
 pub mod measure;

@@ -38,6 +38,7 @@
 //! playout move, and a world not finished for every candidate is not counted. With no
 //! world finished the heuristic's answer stands (`exact: false`).
 
+pub mod learned;
 pub mod playout;
 pub mod position;
 pub mod solver;
@@ -48,6 +49,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
+use self::learned::Model;
 use self::playout::{Playout, Style};
 use self::position::{LANDLORD, Position};
 use self::solver::{Solver, Stop};
@@ -90,6 +92,10 @@ pub struct SearchConfig {
     /// Most worlds per decision (the deadline usually ends the search first; a cap makes
     /// a search reproducible whatever the machine's load, for tests and matches).
     pub max_worlds: u32,
+    /// Playout moves after which a playout not yet finished or solved is cut and scored
+    /// by the learned evaluation ([`learned`]: the world then counts as the landlord's
+    /// win probability it predicts, not as 0 or 1); `None` plays every playout out.
+    pub eval_cut: Option<u32>,
     /// The memory budget the solver's table draws from.
     pub memory: &'static MemoryBudget,
 }
@@ -108,6 +114,7 @@ impl Default for SearchConfig {
             wide: false,
             prune_z: PRUNE_Z,
             max_worlds: u32::MAX,
+            eval_cut: None,
             memory: MemoryBudget::global(),
         }
     }
@@ -326,8 +333,9 @@ struct Tally {
     all_win: Vec<bool>,
     any_win: Vec<bool>,
     active: Vec<bool>,
-    /// Per world, each candidate's result: 1 won, 0 lost, `NOT_TRIED` once pruned.
-    rows: Vec<Vec<u8>>,
+    /// Per world, each candidate's result: 1 won, 0 lost (a share in between when the
+    /// learned evaluation scored a cut playout), `NOT_TRIED` once pruned.
+    rows: Vec<Vec<f32>>,
     /// Worlds finished for every candidate still tried.
     count: u32,
     /// Every split enumerated (not sampled), ...
@@ -356,17 +364,15 @@ impl Tally {
     }
 
     /// Counts one finished world of weight `weight`.
-    fn add(&mut self, results: &[u8], weight: f64) {
+    fn add(&mut self, results: &[f32], weight: f64) {
         for (i, &r) in results.iter().enumerate() {
             if r == NOT_TRIED {
                 continue;
             }
-            if r == 1 {
-                self.won[i] += weight;
-            }
+            self.won[i] += weight * f64::from(r);
             self.weight_of[i] += weight;
-            self.all_win[i] &= r == 1;
-            self.any_win[i] |= r == 1;
+            self.all_win[i] &= r == 1.0;
+            self.any_win[i] |= r > 0.0;
         }
         self.rows.push(results.to_vec());
         self.count += 1;
@@ -397,6 +403,7 @@ fn play_worlds(
         solver: Solver::new(st.rules, Some(deadline), cfg.memory),
         playout: Playout::with_style(st.rules, cfg.playout, cfg.memory),
         moves: 0,
+        features: Vec::new(),
     };
     let worlds = Worlds::new(st, cfg.inference);
     let all = worlds.enumerate();
@@ -429,7 +436,7 @@ fn play_worlds(
             match search.value_of(&hands, st, c.as_ref()) {
                 Some((w, was_exact)) => {
                     tally.exact &= was_exact;
-                    results.push(u8::from(w));
+                    results.push(w);
                 }
                 None => {
                     tally.exact = false;
@@ -542,7 +549,7 @@ fn reason(best: Option<Play>, score: f64, proven: Option<bool>, tally: &Tally) -
 }
 
 /// A candidate's result in a world after it was pruned.
-const NOT_TRIED: u8 = 2;
+const NOT_TRIED: f32 = -1.0;
 /// Sampled worlds before candidates may be pruned, and how often it is tried.
 const PRUNE_AFTER: u32 = 16;
 const PRUNE_EVERY: u32 = 8;
@@ -556,7 +563,7 @@ const PRUNE_SAME: usize = 32;
 /// Successive pruning of sampled candidates: each one that the leader (highest share,
 /// ties to the earlier candidate) beats clearly in the worlds both were tried in, or
 /// matches in every one of many worlds, stops being tried.
-fn prune(rows: &[Vec<u8>], won: &[f64], weight_of: &[f64], z: f64, active: &mut [bool]) {
+fn prune(rows: &[Vec<f32>], won: &[f64], weight_of: &[f64], z: f64, active: &mut [bool]) {
     let share = |i: usize| won[i] / weight_of[i].max(f64::MIN_POSITIVE);
     let Some(best) = (0..active.len())
         .filter(|&i| active[i])
@@ -571,7 +578,7 @@ fn prune(rows: &[Vec<u8>], won: &[f64], weight_of: &[f64], z: f64, active: &mut 
         let d: Vec<f64> = rows
             .iter()
             .filter(|r| r[best] != NOT_TRIED && r[c] != NOT_TRIED)
-            .map(|r| f64::from(r[best]) - f64::from(r[c]))
+            .map(|r| f64::from(r[best] - r[c]))
             .collect();
         let n = d.len() as f64;
         if d.len() < PRUNE_AFTER as usize {
@@ -594,17 +601,20 @@ struct Search {
     solver: Solver,
     playout: Playout,
     moves: u64,
+    /// Scratch space of the learned evaluation's features.
+    features: Vec<f32>,
 }
 
 impl Search {
     /// Plays `cand` for the seat to move in world `hands` and finishes the game: `Some((the
-    /// mover's side won, solved exactly))`, `None` when the deadline passed.
+    /// mover's side's result: 1 won, 0 lost, or the learned evaluation's win probability
+    /// for a cut playout, solved exactly))`, `None` when the deadline passed.
     fn value_of(
         &mut self,
         hands: &[crate::doudizhu::Cards; 3],
         st: &GameState,
         cand: Option<&Play>,
-    ) -> Option<(bool, bool)> {
+    ) -> Option<(f32, bool)> {
         let me = st.seat.index();
         let root = Position {
             hands: *hands,
@@ -613,9 +623,9 @@ impl Search {
         };
         let mut pos = root.after(cand);
         if pos.hands[me].is_empty() {
-            return Some((true, true));
+            return Some((1.0, true));
         }
-        let mine = |landlord_wins: bool| landlord_wins == (me == LANDLORD);
+        let mine = |landlord_wins: bool| f32::from(u8::from(landlord_wins == (me == LANDLORD)));
         if pos.total_cards() <= self.cfg.solve_cards {
             match self.solver.landlord_wins(&pos, self.cfg.solve_nodes) {
                 Ok(lw) => return Some((mine(lw), true)),
@@ -624,6 +634,7 @@ impl Search {
             }
         }
         let mut tried_solve = false;
+        let mut played = 0u32;
         loop {
             if !tried_solve && pos.total_cards() <= self.cfg.playout_solve_cards {
                 tried_solve = true;
@@ -636,6 +647,16 @@ impl Search {
                     Err(Stop::NodeCap) => {}
                 }
             }
+            if self.cfg.eval_cut.is_some_and(|cut| played >= cut) {
+                let lw = Model::shipped().landlord_wins(
+                    &pos,
+                    self.playout.evaluator(),
+                    &st.rules,
+                    &mut self.features,
+                );
+                return Some((if me == LANDLORD { lw } else { 1.0 - lw }, false));
+            }
+            played += 1;
             self.moves += 1;
             if Instant::now() >= self.deadline {
                 return None;
