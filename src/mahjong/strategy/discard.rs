@@ -90,15 +90,12 @@ pub fn suggest_discard(
     draws_left: Option<u32>,
     deadline: Option<Instant>,
 ) -> Result<DiscardAdvice, DecisionError> {
-    let tiles = hand.concealed().len();
-    if tiles % 3 != 2 {
-        return Err(DecisionError::DiscardNeedsDrawnTile(tiles));
-    }
-    let pool = hand.unseen();
-    let draws = resolve_draws(draws_left, &pool, hand.ruleset())?;
-    let judge =
-        ShantenJudge::new(hand.called(), hand.ruleset(), hand.lackable()).with_caps(hand.caps());
-    let h = hand.concealed().0;
+    let DiscardSetup {
+        judge,
+        h,
+        pool,
+        draws,
+    } = DiscardSetup::of(hand, draws_left)?;
     let ranked = rank_discards(&judge, &h, &pool, draws, deadline);
     Ok(DiscardAdvice {
         is_winning: judge.is_winning(&h),
@@ -108,6 +105,36 @@ pub fn suggest_discard(
         states: ranked.states,
         paths: ranked.paths,
     })
+}
+
+/// What every discard ranking starts from: the 3n+2 hand checked, its judge, its
+/// concealed counts, the unseen pool and the draws left resolved.
+pub(super) struct DiscardSetup {
+    pub judge: ShantenJudge,
+    pub h: [u8; 34],
+    pub pool: [u8; 34],
+    pub draws: u32,
+}
+
+impl DiscardSetup {
+    /// Errors: [`DecisionError::DiscardNeedsDrawnTile`] for a 3n+1 hand,
+    /// [`DecisionError::DrawsBeyondPool`].
+    pub(super) fn of(hand: &Hand, draws_left: Option<u32>) -> Result<DiscardSetup, DecisionError> {
+        let tiles = hand.concealed().len();
+        if tiles % 3 != 2 {
+            return Err(DecisionError::DiscardNeedsDrawnTile(tiles));
+        }
+        let pool = hand.unseen();
+        let draws = resolve_draws(draws_left, &pool, hand.ruleset())?;
+        let judge = ShantenJudge::new(hand.called(), hand.ruleset(), hand.lackable())
+            .with_caps(hand.caps());
+        Ok(DiscardSetup {
+            judge,
+            h: hand.concealed().0,
+            pool,
+            draws,
+        })
+    }
 }
 
 /// What one ranking computed.

@@ -10,9 +10,9 @@
 //! - A call: pass (always legal), its figures not computed either.
 
 use super::candidate::{Continuation, DiscardCandidate, Method, shells};
-use super::{CallAction, CallAdvice, DecisionError, DiscardAdvice, OptionFigures, resolve_draws};
+use super::discard::DiscardSetup;
+use super::{CallAction, CallAdvice, DecisionError, DiscardAdvice, OptionFigures};
 use crate::mahjong::hand::Hand;
-use crate::mahjong::probability::shanten_judge::ShantenJudge;
 use crate::mahjong::tile::Tile;
 
 /// The shape-only discard ranking of the 3n+2 `hand` (see the module docs); the same
@@ -21,15 +21,12 @@ pub fn discard_by_shape(
     hand: &Hand,
     draws_left: Option<u32>,
 ) -> Result<DiscardAdvice, DecisionError> {
-    let tiles = hand.concealed().len();
-    if tiles % 3 != 2 {
-        return Err(DecisionError::DiscardNeedsDrawnTile(tiles));
-    }
-    let pool = hand.unseen();
-    let draws = resolve_draws(draws_left, &pool, hand.ruleset())?;
-    let judge =
-        ShantenJudge::new(hand.called(), hand.ruleset(), hand.lackable()).with_caps(hand.caps());
-    let h = hand.concealed().0;
+    let DiscardSetup {
+        judge,
+        h,
+        pool,
+        draws,
+    } = DiscardSetup::of(hand, draws_left)?;
     let mut candidates = shells(&judge, &h, &pool);
     for c in &mut candidates {
         c.method = Method::NotComputed;
