@@ -22,6 +22,7 @@
 //! a game; the search uses the unchecked [`Board::make`] and [`Board::unmake`].
 
 use super::error::GomokuError;
+use super::learned::{Role, point_table};
 use super::patterns::{BLACK, COMBOS, Combo, EMPTY, LinePattern, PairTable, WALL, key_shift};
 use super::point::{Color, MAX_SIZE, MIN_SIZE, Point};
 use super::rules::{ForbiddenKind, Rule, ThreeRule};
@@ -62,6 +63,10 @@ pub struct Board {
     value: [[i16; CELLS]; 2],
     combo_count: [[u16; COMBOS]; 2],
     value_sum: [i32; 2],
+    /// The learned evaluation's tables per colour and role, and their sums over the
+    /// empty points ([`super::learned`]).
+    learned: [[&'static [i16]; 2]; 2],
+    learned_sum: [[i32; 2]; 2],
     near: [u8; CELLS],
     hash: u64,
     history: Vec<Record>,
@@ -149,6 +154,9 @@ impl Board {
             value: [[0; CELLS]; 2],
             combo_count: [[0; COMBOS]; 2],
             value_sum: [0; 2],
+            learned: [0, 1]
+                .map(|k| [Role::Attack, Role::Defence].map(|r| point_table(rule, r, forbid[k]))),
+            learned_sum: [[0; 2]; 2],
             near: [0; CELLS],
             hash: 0,
             history: Vec::with_capacity(size * size),
@@ -422,6 +430,12 @@ impl Board {
     /// The sum of the point values of `color` over all empty points.
     pub fn value_sum(&self, color: Color) -> i32 {
         self.value_sum[color.index()]
+    }
+
+    /// The sum over all empty points of the learned weights of `color` in `role`
+    /// ([`super::learned`], sixteenths of a score unit).
+    pub fn learned_sum(&self, color: Color, role: Role) -> i32 {
+        self.learned_sum[color.index()][role as usize]
     }
 
     /// How many empty points have threat class `combo` for `color`.
@@ -814,12 +828,20 @@ impl Board {
     fn count(&mut self, c: Cell, k: usize) {
         self.combo_count[k][self.combo[k][c] as usize] += 1;
         self.value_sum[k] += i32::from(self.value[k][c]);
+        let p = usize::from(self.packed[k][c]);
+        for r in 0..2 {
+            self.learned_sum[k][r] += i32::from(self.learned[k][r][p]);
+        }
     }
 
     #[inline]
     fn uncount(&mut self, c: Cell, k: usize) {
         self.combo_count[k][self.combo[k][c] as usize] -= 1;
         self.value_sum[k] -= i32::from(self.value[k][c]);
+        let p = usize::from(self.packed[k][c]);
+        for r in 0..2 {
+            self.learned_sum[k][r] -= i32::from(self.learned[k][r][p]);
+        }
     }
 }
 
@@ -850,6 +872,7 @@ mod tests {
             }
         }
         assert_eq!(b.combo_count, fresh.combo_count);
+        assert_eq!(b.learned_sum, fresh.learned_sum);
         let mut cands = Vec::new();
         b.candidates(&mut cands);
         cands.sort();
