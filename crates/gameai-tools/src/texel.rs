@@ -200,6 +200,14 @@ fn parse_record(line: &str) -> Option<Game> {
     })
 }
 
+/// The games fitted and the games held out (every tenth) to report the error on
+/// positions the fit has not seen.
+pub fn split(games: &[Game]) -> (Vec<Game>, Vec<Game>) {
+    let (train, test): (Vec<_>, Vec<_>) = games.iter().enumerate().partition(|(i, _)| i % 10 != 9);
+    let strip = |v: Vec<(usize, &Game)>| v.into_iter().map(|(_, g)| g.clone()).collect();
+    (strip(train), strip(test))
+}
+
 /// Stage 2: the quiet positions of `games` after their first `skip` stones.
 pub fn samples(games: &[Game], skip: usize) -> Vec<Sample> {
     let mut out = Vec::new();

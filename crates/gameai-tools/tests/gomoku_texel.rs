@@ -5,11 +5,13 @@ use gameai::gomoku::search::eval::evaluate_learned;
 use gameai::gomoku::{Board, Rule};
 use gameai_tools::texel::{
     FEATURES, PER_ROLE, Sample, counts, eval_with, fit, fit_scale, flatten, read_games, samples,
+    split,
 };
 
-/// 24 self-play games (`gomoku-texel --rule freestyle --games 24 --seed 5 --strengths
-/// 300,1000 --games-out ...`), committed so the fit below does not depend on the
-/// search.
+/// 24 self-play games, committed so that the fit below does not depend on the search:
+/// `gomoku-texel --rule freestyle --games 24 --seed 5 --strengths 300,1000 --steps 200
+/// --games-out tests/data/gomoku_texel_games.txt --out tests/data/gomoku_texel_expected.txt`
+/// wrote both files (the second is the table this test must reproduce).
 const GAMES: &str = include_str!("data/gomoku_texel_games.txt");
 
 /// The table the fit below wrote when it was committed (`to_text` of its weights).
@@ -19,7 +21,7 @@ const EXPECTED: &str = include_str!("data/gomoku_texel_expected.txt");
 fn the_fit_reproduces_from_the_fixed_games() {
     let games = read_games(GAMES, Rule::Freestyle);
     assert_eq!(games.len(), 24);
-    let train = samples(&games, 6);
+    let train = samples(&split(&games).0, 6);
     let k = fit_scale(&train);
     let fitted = fit(&train, &Weights::hand(), k, 200, 2.0);
     let expected = Weights::parse(EXPECTED).unwrap();

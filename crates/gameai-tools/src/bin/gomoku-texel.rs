@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use gameai::gomoku::learned::Weights;
 use gameai_tools::texel::{
-    self, Game, error, eval_with, fit, fit_scale, flatten, read_games, rule_of, samples,
+    self, Game, error, eval_with, fit, fit_scale, flatten, read_games, rule_of, samples, split,
 };
 
 #[derive(Parser)]
@@ -88,12 +88,8 @@ fn run(args: &Args) -> Result<(), String> {
     for path in &args.extra {
         games.extend(read_games(&read(path)?, rule));
     }
-    let (train, test): (Vec<_>, Vec<_>) = games.iter().enumerate().partition(|(i, _)| i % 10 != 9);
-    let pick = |v: Vec<(usize, &Game)>| v.into_iter().map(|(_, g)| g.clone()).collect::<Vec<_>>();
-    let (train, test) = (
-        samples(&pick(train), args.skip),
-        samples(&pick(test), args.skip),
-    );
+    let (train, test) = split(&games);
+    let (train, test) = (samples(&train, args.skip), samples(&test, args.skip));
     eprintln!(
         "{} games ({own} self-play), {} training and {} held-out positions",
         games.len(),
@@ -113,7 +109,7 @@ fn run(args: &Args) -> Result<(), String> {
     eprintln!("{summary}");
     let header = format!(
         "gomoku learned evaluation, rule {}: weights in sixteenths of a score unit\n\
-         fitted by: gomoku-texel --rule {} --games {} --seed {} --strengths {} --skip {} --steps {} --rate {}{}\n\
+         fitted by: gomoku-texel --rule {} --games {} --seed {} --strengths {} --skip {} --steps {} --rate {}{}{}\n\
          {} games, {} training positions; {summary}",
         args.rule,
         args.rule,
@@ -131,6 +127,12 @@ fn run(args: &Args) -> Result<(), String> {
             .iter()
             .map(|e| format!(" --extra {e}"))
             .collect::<String>(),
+        match &args.games_in {
+            Some(path) => format!(
+                "\n(the self-play games read back from {path}, as that command writes them)"
+            ),
+            None => String::new(),
+        },
         games.len(),
         train.len(),
     );
