@@ -64,6 +64,7 @@ fn the_counts_times_the_weights_are_the_boards_incremental_evaluation() {
     let w = flatten(gameai::gomoku::learned::weights(Rule::Freestyle));
     for game in read_games(GAMES, Rule::Freestyle).iter().take(6) {
         let mut board = Board::new(15, Rule::Freestyle).unwrap();
+        board.keep_learned(true);
         for &m in &game.moves[..game.moves.len() - 1] {
             board.play(m).unwrap();
             let s = Sample {
