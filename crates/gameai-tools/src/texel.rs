@@ -370,9 +370,9 @@ pub fn fit(samples: &[Sample], start: &Weights, k: f64, steps: usize, rate: f64)
             let p = sigmoid(eval_with(&w, s) / k);
             // d(err)/d(eval) = -2 (r - p) p (1 - p) / k; d(eval)/d(w_i) = ±count / 16.
             let g = -2.0 * (s.result - p) * p * (1.0 - p) / k / 16.0;
-            for i in 0..FEATURES {
+            for (i, gi) in grad.iter_mut().enumerate() {
                 let sign = if i < PER_ROLE { 1.0 } else { -1.0 };
-                grad[i] += g * sign * f64::from(s.counts[i]);
+                *gi += g * sign * f64::from(s.counts[i]);
             }
         }
         for i in 0..FEATURES {
