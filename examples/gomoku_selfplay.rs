@@ -7,7 +7,7 @@
 //!
 //! Each opening (the centre plus 1-3 random moves within two points of it, from
 //! `--seed`) is played twice, A as black then B as black. A parameter set is a comma
-//! list of `name=value` over the defaults (`lmr`, `lmp`, `lmps`, `lmpd`, `dw`, `vct`, `rvd`, `qsd`, `qsp`, `qsc`, `nm`, `et`). Prints
+//! list of `name=value` over the defaults (`lmr`, `lmp`, `lmps`, `lmpd`, `dw`, `vct`, `rvd`, `qsd`, `qsp`, `qsc`, `nm`, `et`, `le`, `soft`). Prints
 //! one line per game and A's score with a 95% interval and the Elo difference.
 
 use std::time::{Duration, Instant};
@@ -68,6 +68,8 @@ fn params(spec: &str) -> Params {
             "qsc" => p.qs_check_plies = n as i32,
             "nm" => p.null_move = n != 0,
             "et" => p.eval_threats = n != 0,
+            "le" => p.learned_eval = n != 0,
+            "soft" => p.soft_percent = n as u32,
             _ => panic!("unknown parameter {k}"),
         }
     }

@@ -68,6 +68,7 @@ pub mod analysis;
 pub mod board;
 pub mod error;
 pub mod forbidden;
+pub mod learned;
 pub mod patterns;
 pub mod point;
 pub mod rules;

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use super::patterns::{Combo, LinePattern, unpack};
 
 /// Value of one direction's pattern.
-const fn line_value(p: LinePattern) -> i32 {
+pub const fn line_value(p: LinePattern) -> i32 {
     match p {
         LinePattern::Dead | LinePattern::Overline => 0,
         LinePattern::B1 => 1,
@@ -29,7 +29,7 @@ const fn line_value(p: LinePattern) -> i32 {
 }
 
 /// Bonus of a combined threat on top of the sum of its directions.
-const fn combo_bonus(c: Combo) -> i32 {
+pub const fn combo_bonus(c: Combo) -> i32 {
     match c {
         Combo::Five | Combo::None | Combo::Forbidden => 0,
         Combo::Flex4 => 300,

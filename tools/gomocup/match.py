@@ -185,6 +185,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--messages", action="store_true",
                     help="keep MESSAGE lines in the records; the summary then reports "
                          "nodes per second from them")
+    ap.add_argument("--settle", action="store_true",
+                    help="send ABOUT after the INFO lines and await its answer untimed, so "
+                         "that a brain that sets itself up on INFO (Rapfi) does so before "
+                         "its first move's clock starts")
     ap.add_argument("--require-clean", action="store_true")
     ap.add_argument("--min-score", type=float)
     args = ap.parse_args(argv)
@@ -217,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         index, name, stones, black, white = game
         r = referee.play_game(black, white, size=args.size, rule=args.rule, opening=stones,
                               tolerance_ms=args.tolerance_ms, stderr_dir=args.stderr_dir,
-                              keep_messages=args.messages)
+                              keep_messages=args.messages, settle=args.settle)
         r["game_index"], r["opening_name"], r["seed"] = index, name, args.seed
         return r
 

@@ -179,7 +179,7 @@ def parse_move(line: str, brain: str) -> tuple[int, int]:
 
 
 def start_brain(player: Player, size: int, rule: str, init_wait_s: float,
-                stderr_path: str | None) -> Brain:
+                stderr_path: str | None, settle: bool = False) -> Brain:
     brain = Brain(player.command, player.name, stderr_path)
     brain.send(f"START {size}")
     line, _ = brain.answer(init_wait_s)
@@ -190,13 +190,20 @@ def start_brain(player: Player, size: int, rule: str, init_wait_s: float,
                f"INFO max_memory {player.max_memory}",
                "INFO game_type 1",
                f"INFO rule {rules.RULE_BITMASK[rule]}")
+    if settle:
+        # ABOUT after the INFO lines, its answer awaited untimed like START's: a brain
+        # that sets itself up on INFO (Rapfi loads its evaluation on `INFO rule` and
+        # sizes its table on `INFO max_memory`) has done so before its first move's
+        # clock starts.
+        brain.send("ABOUT")
+        brain.answer(init_wait_s)
     return brain
 
 
 def play_game(black: Player, white: Player, *, size: int = 15, rule: str = "freestyle",
               opening: list[tuple[int, int]] = (), tolerance_ms: int = 100,
               init_wait_s: float = 30.0, stderr_dir: str | None = None,
-              keep_messages: bool = False) -> dict:
+              keep_messages: bool = False, settle: bool = False) -> dict:
     """Plays one game; returns its record (see the module docs)."""
     if rule not in rules.RULES:
         raise ValueError(f"rule '{rule}' is not one of {rules.RULES}")
@@ -230,7 +237,7 @@ def play_game(black: Player, white: Player, *, size: int = 15, rule: str = "free
             at_fault = c
             stderr_path = (os.path.join(stderr_dir, f"{players[c].name}.stderr")
                            if stderr_dir else None)
-            brains[c] = start_brain(players[c], size, rule, init_wait_s, stderr_path)
+            brains[c] = start_brain(players[c], size, rule, init_wait_s, stderr_path, settle)
         while True:
             if board.is_full():
                 record.update(result="draw", reason="full")

@@ -227,6 +227,17 @@ class RefereeGames(unittest.TestCase):
         self.assertEqual(r["moves"][0], "a15", "white's first move after the opening")
         self.assertIn(r["reason"], referee.CLEAN_REASONS)
 
+    def test_settle_waits_for_a_brain_that_sets_itself_up_on_info(self):
+        # The brain sleeps 0.6 s on INFO rule; its first move (BEGIN, right after the INFO
+        # lines) then comes later than 200 ms + 100 ms of tolerance, unless the referee
+        # first awaits the answer to ABOUT.
+        slow = self.player("p", "slow-setup 0.6", turn_ms=200)
+        fast = self.player("q", "first-empty", turn_ms=200)
+        r = referee.play_game(slow, fast)
+        self.assertEqual((r["winner"], r["reason"], r["plies"]), ("q", "timeout", 0))
+        r = referee.play_game(slow, fast, settle=True)
+        self.assertEqual((r["winner"], r["reason"]), ("p", "five"))
+
     def test_faults_lose_the_game(self):
         cases = [
             ("taken", {}, "illegal"),

@@ -7,7 +7,11 @@ purpose. Modes (first argument):
 - ``slow SECONDS``: sleeps, then plays as first-empty;
 - ``error``: answers every move request with ``ERROR``;
 - ``crash``: exits when asked for a move;
-- ``script X,Y X,Y ...``: plays these points in order, then as first-empty.
+- ``script X,Y X,Y ...``: plays these points in order, then as first-empty;
+- ``slow-setup SECONDS``: sleeps on ``INFO rule`` (as a brain that loads its
+  evaluation for the rule), then plays as first-empty.
+
+``ABOUT`` is answered with a name line.
 
 Every move answer is preceded by a ``MESSAGE`` line, which the referee must skip.
 """
@@ -75,6 +79,10 @@ def main() -> None:
             move()
         elif word == "END":
             return
+        elif word == "ABOUT":
+            say('name="testing brain"')
+        elif word == "INFO" and mode == "slow-setup" and line.split()[1].lower() == "rule":
+            time.sleep(float(args[0]))
         elif word != "INFO":
             say(f"UNKNOWN {word}")
 

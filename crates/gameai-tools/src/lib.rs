@@ -7,10 +7,11 @@
 //!
 //! Binaries (`cargo build --release` builds them into `target/release/`): `loadgen`,
 //! `bench-requests`, `mahjong-solitaire`, `mahjong-states`, `pbrain-oneply`, `doudizhu-positions`,
-//! `doudizhu-fit`.
+//! `doudizhu-fit`, `gomoku-texel` (fits the gomoku learned evaluation, [`texel`]).
 
 pub mod doudizhu;
 pub mod loadgen;
 pub mod mahjong;
 pub mod measure;
 pub mod oneply;
+pub mod texel;

@@ -20,7 +20,7 @@ use crate::gomoku::patterns::Combo;
 use crate::gomoku::point::Color;
 
 use super::Params;
-use super::eval::{evaluate_threats, evaluate_with};
+use super::eval::{evaluate_learned, evaluate_threats, evaluate_with};
 use super::limits::Clock;
 use super::movepick::{quiet_score, score_moves, select};
 use super::root::RootMove;
@@ -88,7 +88,9 @@ impl<'a> Search<'a> {
     }
 
     fn eval(&self) -> i32 {
-        if self.params.eval_threats {
+        if self.params.learned_eval {
+            evaluate_learned(self.board)
+        } else if self.params.eval_threats {
             evaluate_threats(self.board, self.params.defence_weight)
         } else {
             evaluate_with(self.board, self.params.defence_weight)

@@ -27,6 +27,16 @@ pub fn evaluate_with(board: &Board, defence_weight: i32) -> i32 {
     (raw / 4).clamp(-EVAL_MAX, EVAL_MAX)
 }
 
+/// The learned evaluation ([`crate::gomoku::learned`]) of `board` for its side to
+/// move, within `±EVAL_MAX`: the side to move's attack weights less the opponent's
+/// defence weights, summed over the empty points, in sixteenths.
+pub fn evaluate_learned(board: &Board) -> i32 {
+    use crate::gomoku::learned::Role;
+    let us = board.to_move();
+    let raw = board.learned_sum(us, Role::Attack) - board.learned_sum(us.opponent(), Role::Defence);
+    (raw / 16).clamp(-EVAL_MAX, EVAL_MAX)
+}
+
 /// Bonus for the side to move holding a double-three point while the opponent has no
 /// four to answer with: two open threes at once usually win (VCT), beyond the
 /// quiescence search's fours.

@@ -24,8 +24,8 @@ pub struct Limits<'a> {
     /// with the best move so far: a caller's time manager or a protocol's `END` can end
     /// a search early.
     pub stop: Option<&'a AtomicBool>,
-    /// Do not start a new iteration after this instant (default: halfway to the
-    /// deadline, since an iteration takes about as long as all before it).
+    /// Do not start a new iteration after this instant (default:
+    /// [`super::Params::soft_percent`] of the way to the deadline).
     pub soft_deadline: Option<Instant>,
     /// Stop after this many nodes (all stages together, approximately).
     pub max_nodes: Option<u64>,

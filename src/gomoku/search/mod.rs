@@ -165,6 +165,7 @@ impl Searcher {
     ) -> Result<SearchResult, GomokuError> {
         let start = Instant::now();
         playable(board)?;
+        board.keep_learned(self.params.learned_eval);
         self.tt.new_search();
         let mut answer = Answer::new(start, self.tt.bytes());
         let (block, legal_moves) = match forced_facts(board)? {

@@ -33,6 +33,13 @@ pub struct Params {
     pub null_move: bool,
     /// The evaluation's tempo terms ([`eval::evaluate_threats`]).
     pub eval_threats: bool,
+    /// The learned evaluation ([`eval::evaluate_learned`]) instead of the hand-made
+    /// point values (with `defence_weight`; `eval_threats` is then ignored).
+    pub learned_eval: bool,
+    /// Percent of the time to the deadline after which no new iteration starts (when
+    /// the caller gives no [`super::Limits::soft_deadline`]). An iteration cut short by
+    /// the deadline still counts the root moves it finished ([`super::root`]).
+    pub soft_percent: u32,
 }
 
 impl Default for Params {
@@ -50,6 +57,8 @@ impl Default for Params {
             qs_check_plies: 2,
             null_move: false,
             eval_threats: false,
+            learned_eval: false,
+            soft_percent: 50,
         }
     }
 }

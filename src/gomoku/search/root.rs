@@ -118,9 +118,11 @@ pub(super) fn deepen(
         .into_iter()
         .map(|(c, _)| RootMove::unsearched(c))
         .collect();
-    let soft = limits
-        .soft_deadline
-        .or_else(|| slice(start, limits.deadline, 2));
+    let soft = limits.soft_deadline.or_else(|| {
+        limits
+            .deadline
+            .map(|d| start + d.saturating_duration_since(start) * params.soft_percent / 100)
+    });
     let mut search = Search::new(board, tt, params);
     search.clock = limits.clock(limits.deadline);
     search.max_nodes = limits
