@@ -150,7 +150,7 @@ proptest! {
         max_candidates in 0..20u32,
     ) {
         let req = proto::SuggestMahjongDiscardRequest {
-            hand, melds, visible, draws_left, ruleset, budget_ms: BUDGET_MS, max_candidates,
+            hand, melds, visible, draws_left, ruleset, budget_ms: BUDGET_MS, max_candidates, table: None,
         };
         check(block_on(MahjongApi::default().suggest_mahjong_discard(Request::new(req))));
     }
@@ -166,7 +166,7 @@ proptest! {
         ruleset in -1..5i32,
     ) {
         let req = proto::SuggestMahjongCallRequest {
-            hand, melds, visible, offered_tile: offered, from, draws_left, ruleset, budget_ms: BUDGET_MS,
+            hand, melds, visible, offered_tile: offered, from, draws_left, ruleset, budget_ms: BUDGET_MS, table: None,
         };
         check(block_on(MahjongApi::default().suggest_mahjong_call(Request::new(req))));
     }

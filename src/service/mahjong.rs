@@ -254,6 +254,7 @@ mod suggest {
                 continuation: continuation_proto(c.continuation) as i32,
                 play_win_probability: c.play.map(|p| p.win),
                 play_win_probability_stderr: c.play.map(|p| p.stderr),
+                ..Default::default()
             })
             .collect();
         if req.max_candidates > 0 {
@@ -278,6 +279,7 @@ mod suggest {
                 advice.exact,
             )),
             play_win_probability_calibration_error: calibration_error,
+            ..Default::default()
         }))
     }
 
@@ -349,6 +351,7 @@ mod suggest {
             )),
             with_call: advice.with_call.as_ref().map(figures_proto),
             without_call: Some(figures_proto(&advice.without_call)),
+            ..Default::default()
         }))
     }
 
