@@ -9,7 +9,8 @@
 //! - [`ukeire`]: effective tiles with their unseen copies;
 //! - [`hand`]: a validated hand (concealed tiles, melds, visible tiles, ruleset);
 //! - [`probability`]: exact win / tenpai probability within the draws left (issue 6);
-//! - [`strategy`]: discard and call decisions by that probability.
+//! - [`strategy`]: discard and call decisions by that probability;
+//! - [`table`]: the four-player table: the other seats' rivers and melds, checked.
 
 pub mod caps;
 pub mod error;
@@ -21,6 +22,7 @@ pub mod rules;
 pub mod scoring;
 pub mod shanten;
 pub mod strategy;
+pub mod table;
 pub mod tables;
 pub mod tile;
 pub mod ukeire;

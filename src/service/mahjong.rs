@@ -10,7 +10,9 @@
 use tonic::{Request, Response, Status};
 
 use crate::mahjong::hand::{InvalidHand, MarkedRedFives};
-use crate::mahjong::tile::RedFives;
+use crate::mahjong::strategy::From as StrategyFrom;
+use crate::mahjong::table::{OwnTiles, Table};
+use crate::mahjong::tile::{RedFives, Tile};
 use crate::mahjong::ukeire::Ukeire;
 use crate::mahjong::{Hand, MahjongError, Meld, MeldKind, Ruleset, TileCounts};
 use crate::proto::mahjong_service_server::MahjongService;
@@ -20,6 +22,7 @@ use crate::proto::{
     SuggestMahjongDiscardRequest, SuggestMahjongDiscardResponse,
 };
 use crate::service::error::invalid_argument;
+use crate::service::mahjong_table::table_from_proto;
 
 /// Handler of `gameai.v1.MahjongService`.
 #[derive(Clone, Debug, Default)]
@@ -98,15 +101,29 @@ pub(super) fn meld_from_proto(
         .map_err(|e| invalid_argument(&format!("melds[{index}].tiles"), e))
 }
 
-/// The validated hand of a request, read in the proto's field order (hand, melds,
-/// visible); faults name `hand`, `melds[i].kind`, `melds[i].tiles`, `melds` or `visible`.
-fn hand_from_proto(
-    hand: &str,
-    melds: &[proto::Meld],
-    visible: &str,
-    ruleset: Ruleset,
-) -> Result<Hand, Status> {
-    let (concealed, hand_red) =
+/// The player's own tiles as a request gives them: the concealed hand and the melds,
+/// each with the red fives it marks.
+pub(super) struct OwnParts {
+    concealed: TileCounts,
+    concealed_red: RedFives,
+    melds: Vec<Meld>,
+    melds_red: RedFives,
+}
+
+impl OwnParts {
+    fn tiles(&self) -> OwnTiles<'_> {
+        OwnTiles {
+            concealed: &self.concealed,
+            concealed_red: self.concealed_red,
+            melds: &self.melds,
+            melds_red: self.melds_red,
+        }
+    }
+}
+
+/// Parses `hand` and `melds`; faults name `hand`, `melds[i].kind` or `melds[i].tiles`.
+fn own_from_proto(hand: &str, melds: &[proto::Meld]) -> Result<OwnParts, Status> {
+    let (concealed, concealed_red) =
         TileCounts::parse_with_red_fives(hand).map_err(|e| invalid_argument("hand", e))?;
     let mut parsed = Vec::with_capacity(melds.len());
     let mut melds_red = RedFives::NONE;
@@ -115,16 +132,93 @@ fn hand_from_proto(
         parsed.push(meld);
         melds_red = melds_red.plus(&red);
     }
-    let (visible, visible_red) =
-        TileCounts::parse_with_red_fives(visible).map_err(|e| invalid_argument("visible", e))?;
+    Ok(OwnParts {
+        concealed,
+        concealed_red,
+        melds: parsed,
+        melds_red,
+    })
+}
+
+/// The validated hand from its parts and the visible tiles; faults name `hand`,
+/// `melds` or `visible` (at a table the visible tiles come from it, already checked).
+fn hand_from_parts(
+    own: &OwnParts,
+    visible: TileCounts,
+    visible_red: RedFives,
+    ruleset: Ruleset,
+) -> Result<Hand, Status> {
     let marked = MarkedRedFives {
-        hand: hand_red,
-        melds: melds_red,
+        hand: own.concealed_red,
+        melds: own.melds_red,
         visible: visible_red,
     };
-    Hand::new(concealed, parsed, visible, ruleset)
+    Hand::new(own.concealed, own.melds.clone(), visible, ruleset)
         .and_then(|hand| hand.with_red_fives(marked))
         .map_err(|InvalidHand { field, error }| invalid_argument(&field.to_string(), error))
+}
+
+/// The validated hand of a request, read in the proto's field order (hand, melds,
+/// visible); faults name `hand`, `melds[i].kind`, `melds[i].tiles`, `melds` or `visible`.
+fn hand_from_proto(
+    hand: &str,
+    melds: &[proto::Meld],
+    visible: &str,
+    ruleset: Ruleset,
+) -> Result<Hand, Status> {
+    let own = own_from_proto(hand, melds)?;
+    let (visible, visible_red) =
+        TileCounts::parse_with_red_fives(visible).map_err(|e| invalid_argument("visible", e))?;
+    hand_from_parts(&own, visible, visible_red, ruleset)
+}
+
+/// With a table: `visible` and `draws_left` come from it and must not be given too.
+fn reject_table_derived(visible: &str, draws_left: Option<u32>) -> Result<(), Status> {
+    if !visible.is_empty() {
+        return Err(invalid_argument(
+            "visible",
+            "derived from table; leave it empty when table is given",
+        ));
+    }
+    if draws_left.is_some() {
+        return Err(invalid_argument(
+            "draws_left",
+            "derived from table.live_wall_tiles; leave it unset when table is given",
+        ));
+    }
+    Ok(())
+}
+
+/// The hand and the checked table of a request with a table: the hand is checked alone
+/// first (its own faults name `hand` / `melds`), then the table against it, then the
+/// hand with the visible tiles the table shows (`leave_out`: the tile on offer, which
+/// the call engine counts itself).
+fn hand_at_table(
+    hand: &str,
+    melds: &[proto::Meld],
+    table: &proto::MahjongTable,
+    ruleset: Ruleset,
+    offer: Option<(Tile, StrategyFrom)>,
+) -> Result<(Hand, Table), Status> {
+    let own = own_from_proto(hand, melds)?;
+    hand_from_parts(&own, TileCounts::EMPTY, RedFives::NONE, ruleset)?;
+    let table = table_from_proto(table, own.tiles(), ruleset, offer)?;
+    let visible = table.visible(offer.map(|(t, _)| t));
+    Ok((
+        hand_from_parts(&own, visible, RedFives::NONE, ruleset)?,
+        table,
+    ))
+}
+
+/// How a discard is written: a five is `0m` only when every five of that suit the hand
+/// holds is red; otherwise `5m` means a plain five (the red one is a dora worth keeping).
+fn discard_name(tile: Tile, hand: &Hand) -> String {
+    let red = hand.red_fives().count(tile.suit());
+    if tile.rank() == 5 && !tile.is_honour() && red > 0 && red >= hand.concealed().count(tile) {
+        format!("0{}", tile.suit().letter())
+    } else {
+        tile.to_string()
+    }
 }
 
 /// Effective tiles with their unseen copies.
@@ -203,7 +297,10 @@ mod suggest {
 
     use tonic::{Request, Response, Status};
 
-    use super::{hand_from_proto, ruleset_from_proto, ukeire_to_proto};
+    use super::{
+        discard_name, hand_at_table, hand_from_proto, reject_table_derived, ruleset_from_proto,
+        ukeire_to_proto,
+    };
     use crate::mahjong::strategy::{
         self, CallAction, Continuation, DecisionError, From, Method, OptionFigures,
     };
@@ -219,7 +316,10 @@ mod suggest {
     /// not 3n+2 tiles, honours under SICHUAN), `melds[i].kind` / `melds[i].tiles` (bad
     /// meld), `melds` (a chi under SICHUAN, a fifth copy), `visible` (not mpsz, a fifth
     /// copy across hand + melds + visible); under RIICHI a second red five of a suit
-    /// names the field it appears in; `draws_left` (more than the unseen tiles).
+    /// names the field it appears in; `draws_left` (more than the unseen tiles). With a
+    /// `table`: `visible` / `draws_left` given as well, and every fault of the table
+    /// named by its path (`table.opponents[1].river[3]`, see
+    /// [`crate::mahjong::table::check`]).
     pub async fn discard(
         request: Request<proto::SuggestMahjongDiscardRequest>,
     ) -> Result<Response<proto::SuggestMahjongDiscardResponse>, Status> {
@@ -228,8 +328,18 @@ mod suggest {
         let deadline = times.work;
         let req = request.into_inner();
         let ruleset = ruleset_from_proto(req.ruleset)?;
-        let hand = hand_from_proto(&req.hand, &req.melds, &req.visible, ruleset)?;
-        let draws = req.draws_left;
+        let (hand, draws) = match &req.table {
+            None => (
+                hand_from_proto(&req.hand, &req.melds, &req.visible, ruleset)?,
+                req.draws_left,
+            ),
+            Some(t) => {
+                reject_table_derived(&req.visible, req.draws_left)?;
+                let (hand, table) = hand_at_table(&req.hand, &req.melds, t, ruleset, None)?;
+                (hand, Some(table.draws_left_after_discard()))
+            }
+        };
+        let shown = hand.clone();
         let quick = hand.clone();
         // Late (the engine thread starved): the shape-only ranking, in microseconds.
         let advice = run_or_fallback_with(
@@ -243,7 +353,7 @@ mod suggest {
             .candidates
             .iter()
             .map(|c| proto::DiscardCandidate {
-                tile: c.tile.to_string(),
+                tile: discard_name(c.tile, &shown),
                 shanten: i32::from(c.shanten),
                 ukeire: Some(ukeire_to_proto(&c.ukeire)),
                 win_probability: c.win_probability,
@@ -268,7 +378,10 @@ mod suggest {
             .flatten();
         Ok(Response::new(proto::SuggestMahjongDiscardResponse {
             is_winning: advice.is_winning,
-            discard: advice.discard().map(|t| t.to_string()).unwrap_or_default(),
+            discard: advice
+                .discard()
+                .map(|t| discard_name(t, &shown))
+                .unwrap_or_default(),
             candidates,
             draws_left: advice.draws_left,
             stats: Some(stats(
@@ -296,7 +409,15 @@ mod suggest {
         let deadline = times.work;
         let req = request.into_inner();
         let ruleset = ruleset_from_proto(req.ruleset)?;
-        let hand = hand_from_proto(&req.hand, &req.melds, &req.visible, ruleset)?;
+        // With a table the hand is checked alone first, so that its own faults come
+        // before those of offered_tile, from and table, as without one.
+        let plain = match &req.table {
+            None => hand_from_proto(&req.hand, &req.melds, &req.visible, ruleset)?,
+            Some(_) => {
+                reject_table_derived(&req.visible, req.draws_left)?;
+                hand_from_proto(&req.hand, &req.melds, "", ruleset)?
+            }
+        };
         let offered: Tile = req
             .offered_tile
             .parse()
@@ -315,7 +436,15 @@ mod suggest {
                 ));
             }
         };
-        let draws = req.draws_left;
+        let (hand, draws) = match &req.table {
+            None => (plain, req.draws_left),
+            Some(t) => {
+                let (hand, table) =
+                    hand_at_table(&req.hand, &req.melds, t, ruleset, Some((offered, from)))?;
+                (hand, Some(table.draws_left_after_offer(from)))
+            }
+        };
+        let shown = hand.clone();
         let quick = hand.clone();
         let advice = run_or_fallback_with(
             times.answer,
@@ -338,7 +467,10 @@ mod suggest {
                 CallAction::Win => proto::CallAction::Win,
             } as i32,
             meld_tiles: advice.meld.map(|m| m.to_string()).unwrap_or_default(),
-            discard: advice.discard.map(|t| t.to_string()).unwrap_or_default(),
+            discard: advice
+                .discard
+                .map(|t| discard_name(t, &shown))
+                .unwrap_or_default(),
             win_probability_with_call: advice.with_call.map_or(0.0, |f| f.win),
             win_probability_without_call: advice.without_call.win,
             reason: advice.reason,

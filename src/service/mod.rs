@@ -12,6 +12,7 @@ pub mod executor;
 pub mod gomoku;
 pub mod mahjong;
 pub mod mahjong_scoring;
+pub mod mahjong_table;
 
 pub use executor::{run_blocking, run_or_fallback, run_or_fallback_with};
 

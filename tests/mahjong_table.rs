@@ -1,0 +1,440 @@
+//! The `table` of SuggestMahjongDiscard / SuggestMahjongCall: every inconsistent table
+//! is INVALID_ARGUMENT naming the field path, a consistent one gives the answer of the
+//! `visible` and `draws_left` it implies (worked out by hand below), and the red five
+//! is kept.
+//!
+//! The base table (riichi rules, East round, the player sits South so the left-hand
+//! player deals): the dealer (left) drew and threw first, then the player, right,
+//! across, left, player, right, across, left, and the player has just drawn: 10 draws,
+//! so 70 - 10 = 60 tiles are left in the live wall; 9 discards are on the table.
+
+mod common;
+
+use gameai::proto::mahjong_service_client::MahjongServiceClient;
+use gameai::proto::mahjong_service_server::MahjongService;
+use gameai::proto::{
+    From, MahjongCalledMeld, MahjongOpponent, MahjongRiverTile, MahjongTable, MeldKind, Ruleset,
+    SuggestMahjongCallRequest, SuggestMahjongDiscardRequest, SuggestMahjongDiscardResponse,
+};
+use gameai::service::mahjong::MahjongApi;
+use tonic::{Code, Request, Status};
+
+fn from_hand(tile: &str) -> MahjongRiverTile {
+    MahjongRiverTile {
+        tile: tile.into(),
+        ..Default::default()
+    }
+}
+
+fn drawn(tile: &str) -> MahjongRiverTile {
+    MahjongRiverTile {
+        tile: tile.into(),
+        tsumogiri: true,
+        ..Default::default()
+    }
+}
+
+fn base_table() -> MahjongTable {
+    MahjongTable {
+        round_wind: "1z".into(),
+        seat_wind: "2z".into(),
+        score: 25_000,
+        dora_indicators: "3s".into(),
+        live_wall_tiles: 60,
+        river: vec![from_hand("9p"), drawn("1s")],
+        opponents: vec![
+            MahjongOpponent {
+                score: 25_000,
+                river: vec![from_hand("7z"), from_hand("6z")],
+                ..Default::default()
+            },
+            MahjongOpponent {
+                score: 24_000,
+                river: vec![
+                    from_hand("3z"),
+                    MahjongRiverTile {
+                        riichi: true,
+                        ..from_hand("8m")
+                    },
+                ],
+                riichi: true,
+                ..Default::default()
+            },
+            MahjongOpponent {
+                score: 25_000,
+                dealer: true,
+                river: vec![from_hand("4z"), from_hand("1p"), drawn("2p")],
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    }
+}
+
+/// The tiles the base table shows: the indicator 3s and the nine discards.
+const BASE_VISIBLE: &str = "8m129p13s3467z";
+
+const HAND: &str = "1239m456p789s1122z";
+
+fn discard_at(table: MahjongTable) -> SuggestMahjongDiscardRequest {
+    SuggestMahjongDiscardRequest {
+        hand: HAND.into(),
+        ruleset: Ruleset::Riichi as i32,
+        table: Some(table),
+        ..Default::default()
+    }
+}
+
+async fn discard(
+    req: SuggestMahjongDiscardRequest,
+) -> Result<SuggestMahjongDiscardResponse, Status> {
+    MahjongApi::default()
+        .suggest_mahjong_discard(Request::new(req))
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// The status of a request expected to fail, with its field.
+async fn field_of(req: SuggestMahjongDiscardRequest) -> String {
+    let status = discard(req).await.expect_err("an inconsistent table");
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    status.message().split(": ").next().unwrap().to_string()
+}
+
+async fn bad_table(change: impl FnOnce(&mut MahjongTable)) -> String {
+    let mut table = base_table();
+    change(&mut table);
+    field_of(discard_at(table)).await
+}
+
+#[tokio::test]
+async fn the_base_table_is_consistent() {
+    discard(discard_at(base_table()))
+        .await
+        .expect("the base table is valid");
+}
+
+#[tokio::test]
+async fn a_fifth_copy_names_the_discard_where_it_appears() {
+    // The hand holds 1z twice; three more from the right-hand player make five at its
+    // third discard (10 draws allow 10 discards, 4 in one river).
+    let field =
+        bad_table(|t| t.opponents[0].river = vec![drawn("1z"), drawn("1z"), drawn("1z")]).await;
+    assert_eq!(field, "table.opponents[0].river[2]");
+    // In a meld: the hand's 9m and one in the right-hand river (counted before that
+    // seat's melds) make two; its pon of 9m holds the third, fourth and fifth.
+    let field = bad_table(|t| {
+        t.opponents[0].river[0] = from_hand("9m");
+        t.opponents[0].melds = vec![MahjongCalledMeld {
+            kind: MeldKind::Pon as i32,
+            tiles: "999m".into(),
+            called_tile: "9m".into(),
+            from: From::Across as i32,
+        }];
+    })
+    .await;
+    assert_eq!(field, "table.opponents[0].melds[0].tiles");
+    // A dora indicator: the hand's two 2z and three indicators.
+    let field = bad_table(|t| t.dora_indicators = "222z".into()).await;
+    assert_eq!(field, "table.dora_indicators");
+}
+
+#[tokio::test]
+async fn a_second_red_five_names_its_field() {
+    // RIICHI has one red five per suit: the hand holds 0p, the across river shows another.
+    let mut req = discard_at(base_table());
+    req.hand = "1239m406p789s1122z".into();
+    if let Some(t) = req.table.as_mut() {
+        t.opponents[1].river[0] = from_hand("0p");
+    }
+    assert_eq!(field_of(req).await, "table.opponents[1].river[0]");
+}
+
+#[tokio::test]
+async fn a_river_longer_than_the_turns_allow() {
+    // 10 draws, no calls: one seat draws at most ceil(10/4) + 1 = 4 times, so a fifth
+    // discard in the dealer's river is one too many.
+    let field = bad_table(|t| {
+        t.opponents[2].river = ["4z", "1p", "2p", "3p", "4p"].map(drawn).to_vec();
+    })
+    .await;
+    assert_eq!(field, "table.opponents[2].river[4]");
+    // 8 draws (62 left) and 9 discards: more discards than draws and calls.
+    let field = bad_table(|t| t.live_wall_tiles = 62).await;
+    assert_eq!(field, "table.live_wall_tiles");
+    // More than the 70 tiles a riichi hand starts with.
+    let field = bad_table(|t| t.live_wall_tiles = 71).await;
+    assert_eq!(field, "table.live_wall_tiles");
+}
+
+#[tokio::test]
+async fn a_closed_kan_called_from_someone() {
+    let field = bad_table(|t| {
+        t.opponents[0].melds = vec![MahjongCalledMeld {
+            kind: MeldKind::ClosedKan as i32,
+            tiles: "4444s".into(),
+            called_tile: "4s".into(),
+            from: From::Left as i32,
+        }];
+    })
+    .await;
+    assert_eq!(field, "table.opponents[0].melds[0].from");
+    // Without a called tile, too.
+    let field = bad_table(|t| {
+        t.opponents[0].melds = vec![MahjongCalledMeld {
+            kind: MeldKind::ClosedKan as i32,
+            tiles: "4444s".into(),
+            from: From::Across as i32,
+            ..Default::default()
+        }];
+    })
+    .await;
+    assert_eq!(field, "table.opponents[0].melds[0].from");
+}
+
+#[tokio::test]
+async fn melds_name_their_faults() {
+    let meld = |kind: MeldKind, tiles: &str, called: &str, from: From| MahjongCalledMeld {
+        kind: kind as i32,
+        tiles: tiles.into(),
+        called_tile: called.into(),
+        from: from as i32,
+    };
+    // A chi takes from the left only.
+    let field =
+        bad_table(|t| t.opponents[0].melds = vec![meld(MeldKind::Chi, "345s", "3s", From::Right)])
+            .await;
+    assert_eq!(field, "table.opponents[0].melds[0].from");
+    // The tile called is one of the meld's.
+    let field =
+        bad_table(|t| t.opponents[0].melds = vec![meld(MeldKind::Pon, "555s", "6s", From::Left)])
+            .await;
+    assert_eq!(field, "table.opponents[0].melds[0].called_tile");
+    // A pon from nobody.
+    let field = bad_table(|t| {
+        t.opponents[0].melds = vec![meld(MeldKind::Pon, "555s", "5s", From::Unspecified)]
+    })
+    .await;
+    assert_eq!(field, "table.opponents[0].melds[0].from");
+    // Not a pon.
+    let field =
+        bad_table(|t| t.opponents[0].melds = vec![meld(MeldKind::Pon, "556s", "5s", From::Left)])
+            .await;
+    assert_eq!(field, "table.opponents[0].melds[0].tiles");
+    // Riichi with an open hand.
+    let field =
+        bad_table(|t| t.opponents[1].melds = vec![meld(MeldKind::Pon, "555s", "5s", From::Left)])
+            .await;
+    assert_eq!(field, "table.opponents[1].riichi");
+}
+
+#[tokio::test]
+async fn dealers_must_agree_with_the_seat_winds() {
+    // The player sits South: the dealer is the left-hand player (opponents[2]); flagging
+    // the one across is wrong.
+    let field = bad_table(|t| t.opponents[1].dealer = true).await;
+    assert_eq!(field, "table.opponents[1].dealer");
+    // The player deals (East) and the left-hand player is flagged too: two dealers.
+    let field = bad_table(|t| t.seat_wind = "1z".into()).await;
+    assert_eq!(field, "table.opponents[2].dealer");
+}
+
+#[tokio::test]
+async fn winds_and_seats() {
+    assert_eq!(
+        bad_table(|t| t.seat_wind = "5z".into()).await,
+        "table.seat_wind"
+    );
+    assert_eq!(
+        bad_table(|t| t.seat_wind = String::new()).await,
+        "table.seat_wind"
+    );
+    assert_eq!(
+        bad_table(|t| t.round_wind = "1m".into()).await,
+        "table.round_wind"
+    );
+    assert_eq!(
+        bad_table(|t| {
+            t.opponents.pop();
+        })
+        .await,
+        "table.opponents"
+    );
+    assert_eq!(
+        bad_table(|t| t.dora_indicators = "123456m".into()).await,
+        "table.dora_indicators"
+    );
+    assert_eq!(
+        bad_table(|t| t.opponents[0].river[1].tile = "8z".into()).await,
+        "table.opponents[0].river[1].tile"
+    );
+    assert_eq!(
+        bad_table(|t| t.opponents[0].river[1].tile = "12m".into()).await,
+        "table.opponents[0].river[1].tile"
+    );
+}
+
+#[tokio::test]
+async fn riichi_marks_must_agree() {
+    // Riichi set without a declaring discard.
+    assert_eq!(
+        bad_table(|t| t.opponents[0].riichi = true).await,
+        "table.opponents[0].riichi"
+    );
+    // A declaring discard without riichi set.
+    assert_eq!(
+        bad_table(|t| t.opponents[0].river[1].riichi = true).await,
+        "table.opponents[0].river[1]"
+    );
+    // After riichi every discard is the tile drawn.
+    assert_eq!(
+        bad_table(|t| t.opponents[1].river.push(from_hand("5s"))).await,
+        "table.opponents[1].river[2]"
+    );
+    // No riichi under SICHUAN (nor dora: the base table's indicator goes first).
+    let mut req = discard_at(base_table());
+    req.ruleset = Ruleset::Sichuan as i32;
+    req.hand = "1239m456p789s1122p".into();
+    if let Some(t) = req.table.as_mut() {
+        t.dora_indicators.clear();
+        t.live_wall_tiles = 46; // Sichuan: 108 - 52 = 56 at the start, 10 drawn.
+        for o in &mut t.opponents {
+            for d in &mut o.river {
+                if d.tile.ends_with('z') {
+                    d.tile = "9s".into();
+                }
+            }
+        }
+    }
+    assert_eq!(field_of(req).await, "table.opponents[1].riichi");
+}
+
+#[tokio::test]
+async fn visible_and_draws_left_come_from_the_table_only() {
+    let mut req = discard_at(base_table());
+    req.visible = "1m".into();
+    assert_eq!(field_of(req).await, "visible");
+    let mut req = discard_at(base_table());
+    req.draws_left = Some(3);
+    assert_eq!(field_of(req).await, "draws_left");
+}
+
+#[tokio::test]
+async fn the_table_gives_the_visible_tiles_and_draws_of_the_solitaire_answer() {
+    // 60 tiles left, drawn in turn from the right-hand player: the player draws the
+    // 4th, 8th, ... 60th: 15 draws. The win figures per tile are those of the request
+    // without a table that states the same visible tiles and draws.
+    let at_table = discard(discard_at(base_table())).await.unwrap();
+    let plain = discard(SuggestMahjongDiscardRequest {
+        hand: HAND.into(),
+        visible: BASE_VISIBLE.into(),
+        draws_left: Some(15),
+        ruleset: Ruleset::Riichi as i32,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    assert_eq!(at_table.draws_left, 15);
+    assert_eq!(at_table.candidates.len(), plain.candidates.len());
+    for c in &plain.candidates {
+        let same = at_table
+            .candidates
+            .iter()
+            .find(|t| t.tile == c.tile)
+            .unwrap();
+        assert_eq!(same.win_probability, c.win_probability, "{}", c.tile);
+        assert_eq!(same.ukeire, c.ukeire, "{}", c.tile);
+    }
+    // Without a table none of the table's figures appear.
+    assert!(!plain.riichi);
+    assert!(plain.opponents.is_empty());
+    assert!(
+        plain
+            .candidates
+            .iter()
+            .all(|c| c.deal_in_probability.is_none()
+                && c.expected_points.is_none()
+                && c.deal_in_by_opponent.is_empty())
+    );
+}
+
+fn call_at(table: MahjongTable, offered: &str, from: From) -> SuggestMahjongCallRequest {
+    SuggestMahjongCallRequest {
+        hand: "1239m456p789s112z".into(),
+        offered_tile: offered.into(),
+        from: from as i32,
+        ruleset: Ruleset::Riichi as i32,
+        table: Some(table),
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn a_call_takes_the_offer_from_the_discarders_river() {
+    // The dealer (left) has just thrown 2z: it is the last discard of its river.
+    let mut table = base_table();
+    table.opponents[2].river[2] = drawn("2z");
+    let api = MahjongApi::default();
+    let answer = api
+        .suggest_mahjong_call(Request::new(call_at(table.clone(), "2z", From::Left)))
+        .await
+        .expect("a consistent offer")
+        .into_inner();
+    // The player holds a single 2z: no call can be made, the answer is a pass.
+    assert_eq!(answer.action, gameai::proto::CallAction::Pass as i32);
+    // Offered from across, whose last discard is 8m, not 2z.
+    let status = api
+        .suggest_mahjong_call(Request::new(call_at(table, "2z", From::Across)))
+        .await
+        .expect_err("2z is not across's last discard");
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(
+        status.message().starts_with("table.opponents[1].river: "),
+        "{}",
+        status.message()
+    );
+}
+
+#[tokio::test]
+async fn the_red_five_is_kept_when_a_plain_one_can_go() {
+    // Holding 0m and 5m, the candidate five is written 5m (the plain one); holding only
+    // the red one, 0m.
+    let both = discard(SuggestMahjongDiscardRequest {
+        hand: "05m123p456p789s122z".into(),
+        ruleset: Ruleset::Riichi as i32,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    assert!(both.candidates.iter().any(|c| c.tile == "5m"));
+    assert!(both.candidates.iter().all(|c| c.tile != "0m"));
+    let red_only = discard(SuggestMahjongDiscardRequest {
+        hand: "06m123p456p789s122z".into(),
+        ruleset: Ruleset::Riichi as i32,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    assert!(red_only.candidates.iter().any(|c| c.tile == "0m"));
+    assert!(red_only.candidates.iter().all(|c| c.tile != "5m"));
+}
+
+#[tokio::test]
+async fn a_table_request_end_to_end_through_grpc() {
+    let server = common::start_default().await;
+    let mut client = MahjongServiceClient::new(server.channel.clone());
+    let answer = client
+        .suggest_mahjong_discard(discard_at(base_table()))
+        .await
+        .expect("a table request answers")
+        .into_inner();
+    assert_eq!(answer.draws_left, 15);
+    let mut bad = base_table();
+    bad.seat_wind = "7z".into();
+    let status = client
+        .suggest_mahjong_discard(discard_at(bad))
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().starts_with("table.seat_wind: "));
+}
