@@ -438,3 +438,36 @@ async fn a_table_request_end_to_end_through_grpc() {
     assert_eq!(status.code(), Code::InvalidArgument);
     assert!(status.message().starts_with("table.seat_wind: "));
 }
+
+#[tokio::test]
+async fn issue_32_riichi_pon_without_a_yaku_passes() {
+    // The issue's case: 55m456p789s2346s7z, 5m offered from across with 8 draws left.
+    // Pon 555m leaves 456p 789s 2346s 7z: no yakuhai, 9s and 7z block tanyao, three
+    // suits, no pairs: the open hand could never win under riichi rules. Under GENERAL
+    // the same pon is fine (no yaku needed).
+    let request = |ruleset: Ruleset| SuggestMahjongCallRequest {
+        hand: "55m456p789s2346s7z".into(),
+        offered_tile: "5m".into(),
+        from: From::Across as i32,
+        draws_left: Some(8),
+        ruleset: ruleset as i32,
+        ..Default::default()
+    };
+    let api = MahjongApi::default();
+    let riichi = api
+        .suggest_mahjong_call(Request::new(request(Ruleset::Riichi)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        riichi.action,
+        gameai::proto::CallAction::Pass as i32,
+        "{riichi:?}"
+    );
+    let general = api
+        .suggest_mahjong_call(Request::new(request(Ruleset::General)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(general.action, gameai::proto::CallAction::Pon as i32);
+}

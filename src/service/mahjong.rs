@@ -302,7 +302,7 @@ mod suggest {
         ukeire_to_proto,
     };
     use crate::mahjong::strategy::{
-        self, CallAction, Continuation, DecisionError, From, Method, OptionFigures,
+        self, CallAction, Continuation, DecisionError, From, Method, OptionFigures, Yakuhai,
     };
     use crate::mahjong::tile::Tile;
     use crate::proto;
@@ -436,12 +436,13 @@ mod suggest {
                 ));
             }
         };
-        let (hand, draws) = match &req.table {
-            None => (plain, req.draws_left),
+        let (hand, draws, yakuhai) = match &req.table {
+            None => (plain, req.draws_left, Yakuhai::dragons()),
             Some(t) => {
                 let (hand, table) =
                     hand_at_table(&req.hand, &req.melds, t, ruleset, Some((offered, from)))?;
-                (hand, Some(table.draws_left_after_offer(from)))
+                let yakuhai = Yakuhai::with_winds(table.round_wind, table.seat_wind);
+                (hand, Some(table.draws_left_after_offer(from)), yakuhai)
             }
         };
         let shown = hand.clone();
@@ -454,7 +455,9 @@ mod suggest {
                     .to_owned();
                 strategy::pass_by_shape(&quick, offered, draws, why)
             },
-            move || strategy::suggest_call(&hand, offered, from, draws, Some(deadline)),
+            move || {
+                strategy::suggest_call_at(&hand, offered, from, draws, Some(deadline), &yakuhai)
+            },
         )
         .await?
         .map_err(decision_error)?;

@@ -8,6 +8,7 @@ use super::candidate::{Continuation, DiscardCandidate, Method};
 use super::clock::Clock;
 use super::discard::{FAR_STATES, PLAN_MAX_SHANTEN, plan_state_limit, rank_discards};
 use super::figures;
+use super::open_yaku::{Yakuhai, keeps_yaku};
 use super::{DecisionError, resolve_draws};
 use crate::mahjong::caps::Caps;
 use crate::mahjong::hand::Hand;
@@ -104,7 +105,8 @@ pub struct CallAdvice {
 /// Options, each valued by the win probability within the draws with the engine's
 /// continuation (as [`super::suggest_discard`] values a discard): WIN if the hand plus
 /// the tile is a winning hand (every ruleset here allows winning on a discard; yaku and
-/// furiten are out of scope); PON with two copies in hand; open KAN with three (its
+/// furiten of the win are out of scope; under RIICHI a call must keep a yaku, see
+/// [`suggest_call_at`]); PON with two copies in hand; open KAN with three (its
 /// replacement draw counts as one more draw from the same pool); CHI from the left when
 /// the ruleset has chi, for each way the hand can make the sequence. After a chi or pon
 /// the best discard follows (no swap-calling restriction is modelled). The call the
@@ -121,6 +123,27 @@ pub fn suggest_call(
     draws_left: Option<u32>,
     deadline: Option<Instant>,
 ) -> Result<CallAdvice, DecisionError> {
+    suggest_call_at(
+        hand,
+        offered,
+        from,
+        draws_left,
+        deadline,
+        &Yakuhai::dragons(),
+    )
+}
+
+/// [`suggest_call`] with the yakuhai tiles of the player's seat (the dragons and, at a
+/// table, the round and seat winds). Under RIICHI a chi, pon or kan is considered only
+/// when the open hand keeps a reachable yaku ([`super::open_yaku`]).
+pub fn suggest_call_at(
+    hand: &Hand,
+    offered: Tile,
+    from: From,
+    draws_left: Option<u32>,
+    deadline: Option<Instant>,
+    yakuhai: &Yakuhai,
+) -> Result<CallAdvice, DecisionError> {
     let (pool, draws) = pool_after_offer(hand, offered, draws_left)?;
     let h = hand.concealed().0;
     let ruleset = hand.ruleset();
@@ -128,7 +151,13 @@ pub fn suggest_call(
     let mut won = h;
     won[offered.index()] += 1;
     let wins = judge.is_winning(&won);
-    let calls = call_options(&h, offered, from, ruleset);
+    let mut calls = call_options(&h, offered, from, ruleset);
+    if ruleset == Ruleset::Riichi && !(hand.melds().is_empty() && hand.called() > 0) {
+        calls.retain(|c| {
+            let melds: Vec<Meld> = hand.melds().iter().copied().chain([c.meld]).collect();
+            keeps_yaku(&melds, &c.after, yakuhai)
+        });
+    }
     let clock = Clock::new(deadline);
     let share = 1.0 / (calls.len() + 1) as f64;
     let pass = value_hand(&judge, &h, &pool, draws, clock.at(share));

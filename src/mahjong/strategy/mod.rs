@@ -52,12 +52,14 @@ pub mod candidate;
 mod clock;
 pub mod discard;
 pub(crate) mod figures;
+pub mod open_yaku;
 pub mod play;
 pub mod shape;
 
-pub use call::{CallAction, CallAdvice, From, OptionFigures, suggest_call};
+pub use call::{CallAction, CallAdvice, From, OptionFigures, suggest_call, suggest_call_at};
 pub use candidate::{Continuation, DiscardCandidate, Method, compare_candidates};
 pub use discard::{DiscardAdvice, Ranked, rank_discards, suggest_discard};
+pub use open_yaku::Yakuhai;
 pub use shape::{discard_by_shape, pass_by_shape};
 
 use super::probability::default_draws_left;
