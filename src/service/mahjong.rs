@@ -301,9 +301,11 @@ mod suggest {
         discard_name, hand_at_table, hand_from_proto, reject_table_derived, ruleset_from_proto,
         ukeire_to_proto,
     };
+    use crate::mahjong::Hand;
     use crate::mahjong::strategy::{
         self, CallAction, Continuation, DecisionError, From, Method, OptionFigures, Yakuhai,
     };
+    use crate::mahjong::table::{self, Candidate as TableCandidate, Table};
     use crate::mahjong::tile::Tile;
     use crate::proto;
     use crate::service::error::invalid_argument;
@@ -328,15 +330,16 @@ mod suggest {
         let deadline = times.work;
         let req = request.into_inner();
         let ruleset = ruleset_from_proto(req.ruleset)?;
-        let (hand, draws) = match &req.table {
+        let (hand, draws, table) = match &req.table {
             None => (
                 hand_from_proto(&req.hand, &req.melds, &req.visible, ruleset)?,
                 req.draws_left,
+                None,
             ),
             Some(t) => {
                 reject_table_derived(&req.visible, req.draws_left)?;
                 let (hand, table) = hand_at_table(&req.hand, &req.melds, t, ruleset, None)?;
-                (hand, Some(table.draws_left_after_discard()))
+                (hand, Some(table.draws_left_after_discard()), Some(table))
             }
         };
         let shown = hand.clone();
@@ -367,6 +370,11 @@ mod suggest {
                 ..Default::default()
             })
             .collect();
+        let mut at_table = (false, Vec::new());
+        if let Some(table) = &table {
+            at_table = table_figures(table, &shown, &advice, &mut candidates);
+        }
+        let (riichi, opponents) = at_table;
         if req.max_candidates > 0 {
             candidates.truncate(req.max_candidates as usize);
         }
@@ -378,11 +386,13 @@ mod suggest {
             .flatten();
         Ok(Response::new(proto::SuggestMahjongDiscardResponse {
             is_winning: advice.is_winning,
-            discard: advice
-                .discard()
-                .map(|t| discard_name(t, &shown))
+            discard: candidates
+                .first()
+                .map(|c| c.tile.clone())
                 .unwrap_or_default(),
             candidates,
+            riichi,
+            opponents,
             draws_left: advice.draws_left,
             stats: Some(stats(
                 started,
@@ -394,6 +404,47 @@ mod suggest {
             play_win_probability_calibration_error: calibration_error,
             ..Default::default()
         }))
+    }
+
+    /// The table's figures on every candidate, the candidates put in the order of
+    /// expected points, the riichi decision and the opponents' estimates.
+    fn table_figures(
+        table: &Table,
+        hand: &Hand,
+        advice: &strategy::DiscardAdvice,
+        candidates: &mut Vec<proto::DiscardCandidate>,
+    ) -> (bool, Vec<proto::MahjongOpponentEstimate>) {
+        let inputs: Vec<TableCandidate> = advice
+            .candidates
+            .iter()
+            .map(|c| TableCandidate {
+                tile: c.tile,
+                win: c.win_probability,
+                shanten: c.shanten,
+            })
+            .collect();
+        let rated = table::advise(table, hand, &inputs, advice.draws_left);
+        for (c, f) in candidates.iter_mut().zip(&rated.figures) {
+            c.deal_in_probability = Some(f.deal_in);
+            c.expected_points = Some(f.expected_points);
+            c.deal_in_by_opponent = f.by_opponent.to_vec();
+        }
+        let mut slots: Vec<Option<proto::DiscardCandidate>> =
+            std::mem::take(candidates).into_iter().map(Some).collect();
+        *candidates = rated
+            .order
+            .iter()
+            .filter_map(|&i| slots[i].take())
+            .collect();
+        let opponents = rated
+            .opponents
+            .iter()
+            .map(|o| proto::MahjongOpponentEstimate {
+                tenpai_probability: o.tenpai,
+                expected_win_points: o.win_value,
+            })
+            .collect();
+        (rated.riichi, opponents)
     }
 
     /// `SuggestMahjongCall`: pass, chi, pon, kan or win on an offered discard.

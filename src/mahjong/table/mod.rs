@@ -14,7 +14,14 @@
 //! Sichuan bloody battle reads the same rivers and melds.
 
 pub mod check;
+pub mod danger;
+pub mod decision;
+pub mod opponents;
+pub mod safety;
 pub mod state;
+pub mod value;
+pub mod weights;
 
 pub use check::{InvalidTable, OwnTiles, TableError, check, live_wall_at_start};
+pub use decision::{Candidate, OpponentEstimate, TableAdvice, TableFigures, advise};
 pub use state::{Discard, Opponent, Seat, Table, TableMeld};
