@@ -471,3 +471,62 @@ async fn issue_32_riichi_pon_without_a_yaku_passes() {
         .into_inner();
     assert_eq!(general.action, gameai::proto::CallAction::Pon as i32);
 }
+
+/// The base table without the riichi across (its 8m an ordinary discard).
+fn quiet_table() -> MahjongTable {
+    let mut table = base_table();
+    table.opponents[1].riichi = false;
+    table.opponents[1].river[1].riichi = false;
+    table
+}
+
+#[tokio::test]
+async fn tenpai_with_no_yaku_declares_riichi() {
+    // 1239m456p789s1122z: throwing 9m leaves tenpai on 1z/2z (shanpon). The pairs are
+    // the round wind (East) and the seat wind (South) but neither is a triplet yet: no
+    // yaku for dama. Nobody threatens (no riichi, short rivers), 15 draws left: the
+    // expected points favour the tenpai discard, and riichi.
+    let answer = discard(discard_at(quiet_table())).await.unwrap();
+    assert_eq!(answer.discard, "9m", "{answer:?}");
+    assert!(answer.riichi);
+    let best = &answer.candidates[0];
+    assert!(best.expected_points.unwrap() > 0.0);
+    // The figures are ranked by expected points.
+    for pair in answer.candidates.windows(2) {
+        assert!(pair[0].expected_points >= pair[1].expected_points);
+    }
+    assert_eq!(answer.opponents.len(), 3);
+    assert!(answer.opponents.iter().all(|o| o.tenpai_probability < 0.5));
+}
+
+#[tokio::test]
+async fn a_far_cheap_hand_folds_against_riichi() {
+    // Across is in riichi; the player's hand 1368m2479p1368s55z is far from tenpai
+    // (three shanten at best) and cheap: pushing is worth less than the risk, so the
+    // discard is the safest tile. 2p is safe against all three: the dealer (left)
+    // threw it itself, after across's riichi (riichi furiten for across) and after
+    // the right-hand player's last turn (temporary furiten). 9p, thrown by across, is
+    // safe against across only.
+    let mut table = base_table();
+    table.opponents[1].river[0] = from_hand("9p");
+    table.river[0] = from_hand("3z");
+    let answer = discard(SuggestMahjongDiscardRequest {
+        hand: "1368m2479p1368s55z".into(),
+        ..discard_at(table)
+    })
+    .await
+    .unwrap();
+    let best = &answer.candidates[0];
+    assert_eq!(best.tile, "2p", "{answer:?}");
+    assert_eq!(best.deal_in_by_opponent, vec![0.0, 0.0, 0.0]);
+    let nine = answer.candidates.iter().find(|c| c.tile == "9p").unwrap();
+    assert_eq!(nine.deal_in_by_opponent[1], 0.0);
+    assert!(nine.deal_in_probability.unwrap() > 0.0);
+    let min = answer
+        .candidates
+        .iter()
+        .map(|c| c.deal_in_probability.unwrap())
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(best.deal_in_probability.unwrap(), min);
+    assert!(!answer.riichi);
+}

@@ -402,7 +402,6 @@ mod suggest {
                 advice.exact,
             )),
             play_win_probability_calibration_error: calibration_error,
-            ..Default::default()
         }))
     }
 

@@ -4,7 +4,8 @@
 //! `EV(t) = - sum_o P(tenpai_o) P(t wins for o) L_o + max(0, W' V(t) - F(t))`:
 //! - the first term is dealing in now with `t` (`L_o` what o's win costs,
 //!   [`super::opponents`]);
-//! - `W'` is the solitaire engine's win probability of the discard times
+//! - `W'` is the solitaire engine's win probability of the discard (self-draws only),
+//!   times `1 + ron_factor` for the wins on others' discards (at most `win_cap`), times
 //!   `prod_o (1 - race P(tenpai_o))` (a tenpai opponent may end the hand first);
 //! - `V(t)` the hand's value ([`super::value`]);
 //! - `F(t)` the risk of the discards still to come while pushing: `n` more discards
@@ -18,7 +19,7 @@
 //! only, 1000 points to pay, at least 4 tiles in the wall, not yet in riichi): riichi
 //! adds the riichi bonus han but costs the stick when the hand does not win and cannot
 //! fold afterwards (every draw left is a forced discard); dama keeps its yaku only (a
-//! hand without one wins only on a self-draw, its share of wins `dama_tsumo_share`).
+//! hand without one wins only on a self-draw: menzen tsumo, the solitaire figure alone).
 
 use crate::mahjong::Hand;
 use crate::mahjong::rules::Ruleset;
@@ -103,7 +104,8 @@ pub fn advise(
                 .map(|i| by_opponent[i] * opponents[i].win_value)
                 .sum();
             let value = own_value(table, hand, c.tile, &yakuhai, dealer, riichi_rules, w);
-            let push = c.win * race * value - future_risk(c.shanten, draws_left, threat, w);
+            let win = (c.win * (1.0 + w.push.ron_factor)).min(w.push.win_cap) * race;
+            let push = win * value - future_risk(c.shanten, draws_left, threat, w);
             TableFigures {
                 deal_in: by_opponent.iter().sum(),
                 by_opponent,
@@ -215,15 +217,14 @@ fn declares_riichi(
     }
     let dealer = table.player_deals();
     let p = &w.push;
-    let win = best.win * race;
+    let win = (best.win * (1.0 + p.ron_factor)).min(p.win_cap) * race;
     let riichi_value = points(han.yaku + han.dora + p.riichi_bonus_han, dealer);
-    let dama_value = if han.yaku >= 1.0 {
-        points(han.yaku + han.dora, dealer)
+    let dama = if han.yaku >= 1.0 {
+        win * points(han.yaku + han.dora, dealer)
     } else {
-        p.dama_tsumo_share * points(1.0 + han.dora, dealer)
-    };
+        best.win * race * points(1.0 + han.dora, dealer)
+    } - future_risk(0, draws_left, threat, w);
     let forced = f64::from(draws_left) * p.unsafe_wait_rate * threat;
     let riichi = win * riichi_value - (1.0 - win) * 1000.0 - forced;
-    let dama = win * dama_value - future_risk(0, draws_left, threat, w);
     riichi > dama
 }

@@ -65,7 +65,11 @@ pub struct PushWeights {
     pub future_discards_base: f64,
     pub future_discards_per_shanten: f64,
     pub riichi_bonus_han: f64,
-    pub dama_tsumo_share: f64,
+    /// Wins on others' discards per self-drawn win: the solitaire win probability
+    /// counts self-draws only.
+    pub ron_factor: f64,
+    /// The largest win probability the model gives a hand.
+    pub win_cap: f64,
 }
 
 /// The whole file.
