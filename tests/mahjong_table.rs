@@ -76,10 +76,15 @@ const BASE_VISIBLE: &str = "8m129p13s3467z";
 
 const HAND: &str = "1239m456p789s1122z";
 
+/// A work budget no load reaches: the figures compared below must not depend on how
+/// busy the machine is (the first request of the process also builds the tables).
+const PATIENT_MS: u32 = 120_000;
+
 fn discard_at(table: MahjongTable) -> SuggestMahjongDiscardRequest {
     SuggestMahjongDiscardRequest {
         hand: HAND.into(),
         ruleset: Ruleset::Riichi as i32,
+        budget_ms: PATIENT_MS,
         table: Some(table),
         ..Default::default()
     }
@@ -321,20 +326,24 @@ async fn visible_and_draws_left_come_from_the_table_only() {
 
 #[tokio::test]
 async fn the_table_gives_the_visible_tiles_and_draws_of_the_solitaire_answer() {
-    // 60 tiles left, drawn in turn from the right-hand player: the player draws the
-    // 4th, 8th, ... 60th: 15 draws. The win figures per tile are those of the request
+    // 9 tiles left, drawn in turn from the right-hand player: the player draws the
+    // 4th and 8th: 2 draws (a short horizon, so the figures are exact and do not depend
+    // on the machine's load). The win figures per tile are those of the request
     // without a table that states the same visible tiles and draws.
-    let at_table = discard(discard_at(base_table())).await.unwrap();
+    let mut table = base_table();
+    table.live_wall_tiles = 9;
+    let at_table = discard(discard_at(table)).await.unwrap();
     let plain = discard(SuggestMahjongDiscardRequest {
         hand: HAND.into(),
         visible: BASE_VISIBLE.into(),
-        draws_left: Some(15),
+        draws_left: Some(2),
         ruleset: Ruleset::Riichi as i32,
+        budget_ms: PATIENT_MS,
         ..Default::default()
     })
     .await
     .unwrap();
-    assert_eq!(at_table.draws_left, 15);
+    assert_eq!(at_table.draws_left, 2);
     assert_eq!(at_table.candidates.len(), plain.candidates.len());
     for c in &plain.candidates {
         let same = at_table
@@ -529,4 +538,36 @@ async fn a_far_cheap_hand_folds_against_riichi() {
         .fold(f64::INFINITY, f64::min);
     assert_eq!(best.deal_in_probability.unwrap(), min);
     assert!(!answer.riichi);
+}
+
+#[tokio::test]
+async fn a_dragon_pon_at_a_quiet_table_is_taken_with_its_points() {
+    // 55z123m456p78s119p: across throws the third 5z late in the hand (8 tiles left:
+    // the player draws twice more, exact figures). The pon is a yaku (white dragon) and
+    // leaves tenpai on 6s/9s after 9p goes, where passing stays 1-shanten; nobody
+    // threatens: the call is made and both expected-points figures are given.
+    let mut table = quiet_table();
+    table.opponents[1].river[1] = from_hand("5z");
+    table.live_wall_tiles = 8;
+    let answer = MahjongApi::default()
+        .suggest_mahjong_call(Request::new(SuggestMahjongCallRequest {
+            hand: "55z123m456p78s119p".into(),
+            offered_tile: "5z".into(),
+            from: From::Across as i32,
+            ruleset: Ruleset::Riichi as i32,
+            budget_ms: PATIENT_MS,
+            table: Some(table),
+            ..Default::default()
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        answer.action,
+        gameai::proto::CallAction::Pon as i32,
+        "{answer:?}"
+    );
+    assert!(
+        answer.expected_points_with_call.unwrap() > answer.expected_points_without_call.unwrap()
+    );
 }

@@ -303,7 +303,7 @@ mod suggest {
     };
     use crate::mahjong::Hand;
     use crate::mahjong::strategy::{
-        self, CallAction, Continuation, DecisionError, From, Method, OptionFigures, Yakuhai,
+        self, CallAction, Continuation, DecisionError, From, Method, OptionFigures,
     };
     use crate::mahjong::table::{self, Candidate as TableCandidate, Table};
     use crate::mahjong::tile::Tile;
@@ -486,27 +486,35 @@ mod suggest {
                 ));
             }
         };
-        let (hand, draws, yakuhai) = match &req.table {
-            None => (plain, req.draws_left, Yakuhai::dragons()),
+        let (hand, table) = match &req.table {
+            None => (plain, None),
             Some(t) => {
                 let (hand, table) =
                     hand_at_table(&req.hand, &req.melds, t, ruleset, Some((offered, from)))?;
-                let yakuhai = Yakuhai::with_winds(table.round_wind, table.seat_wind);
-                (hand, Some(table.draws_left_after_offer(from)), yakuhai)
+                (hand, Some(table))
             }
         };
         let shown = hand.clone();
+        let draws = table
+            .as_ref()
+            .map_or(req.draws_left, |t| Some(t.draws_left_after_offer(from)));
         let quick = hand.clone();
-        let advice = run_or_fallback_with(
+        let (advice, with_points, without_points) = run_or_fallback_with(
             times.answer,
             move || {
                 let why = "the engine had not answered when the answer was due: pass, \
                            the figures not computed"
                     .to_owned();
                 strategy::pass_by_shape(&quick, offered, draws, why)
+                    .map(|advice| (advice, None, None))
             },
-            move || {
-                strategy::suggest_call_at(&hand, offered, from, draws, Some(deadline), &yakuhai)
+            move || match &table {
+                None => strategy::suggest_call(&hand, offered, from, draws, Some(deadline))
+                    .map(|advice| (advice, None, None)),
+                Some(table) => {
+                    table::suggest_call_at_table(&hand, table, offered, from, Some(deadline))
+                        .map(|(advice, with, without)| (advice, with, Some(without)))
+                }
             },
         )
         .await?
@@ -536,7 +544,8 @@ mod suggest {
             )),
             with_call: advice.with_call.as_ref().map(figures_proto),
             without_call: Some(figures_proto(&advice.without_call)),
-            ..Default::default()
+            expected_points_with_call: with_points,
+            expected_points_without_call: without_points,
         }))
     }
 

@@ -140,7 +140,7 @@ pub fn advise(
     }
 }
 
-fn future_risk(shanten: i8, draws_left: u32, threat: f64, w: &DangerWeights) -> f64 {
+pub(super) fn future_risk(shanten: i8, draws_left: u32, threat: f64, w: &DangerWeights) -> f64 {
     let p = &w.push;
     let n = (p.future_discards_base + p.future_discards_per_shanten * f64::from(shanten.max(0)))
         .min(f64::from(draws_left));
@@ -150,7 +150,7 @@ fn future_risk(shanten: i8, draws_left: u32, threat: f64, w: &DangerWeights) -> 
 /// The hand's value after discarding `tile`: riichi assumed for a closed hand under
 /// RIICHI; under other rulesets a flat value (the closed-hand figure), their scoring
 /// not being modelled.
-fn own_value(
+pub(super) fn own_value(
     table: &Table,
     hand: &Hand,
     tile: Tile,
