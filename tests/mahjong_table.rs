@@ -473,6 +473,10 @@ async fn issue_32_riichi_pon_without_a_yaku_passes() {
         gameai::proto::CallAction::Pass as i32,
         "{riichi:?}"
     );
+    assert_eq!(
+        riichi.reason,
+        "pon 555m would leave an open hand without a reachable yaku (riichi rules)"
+    );
     let general = api
         .suggest_mahjong_call(Request::new(request(Ruleset::General)))
         .await

@@ -152,10 +152,15 @@ pub fn suggest_call_at(
     won[offered.index()] += 1;
     let wins = judge.is_winning(&won);
     let mut calls = call_options(&h, offered, from, ruleset);
+    let mut without_yaku = None;
     if ruleset == Ruleset::Riichi && !(hand.melds().is_empty() && hand.called() > 0) {
         calls.retain(|c| {
             let melds: Vec<Meld> = hand.melds().iter().copied().chain([c.meld]).collect();
-            keeps_yaku(&melds, &c.after, yakuhai)
+            let keeps = keeps_yaku(&melds, &c.after, yakuhai);
+            if !keeps && without_yaku.is_none() {
+                without_yaku = Some(format!("{} {}", c.action, c.meld));
+            }
+            keeps
         });
     }
     let clock = Clock::new(deadline);
@@ -167,7 +172,14 @@ pub fn suggest_call_at(
         let (best, states, paths) = value_calls(hand, &calls, &pool, draws, &clock, share);
         Choice::between(best, &pass, offered, states, paths)
     };
-    Ok(choice.advice(pass, draws))
+    let mut advice = choice.advice(pass, draws);
+    if let (CallAction::Pass, None, Some(call)) =
+        (advice.action, advice.with_call.as_ref(), without_yaku)
+    {
+        advice.reason =
+            format!("{call} would leave an open hand without a reachable yaku (riichi rules)");
+    }
+    Ok(advice)
 }
 
 /// The unseen pool once the offered tile is out of it, and the draws left: the checks
