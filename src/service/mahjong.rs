@@ -420,12 +420,13 @@ mod suggest {
                 tile: c.tile,
                 win: c.win_probability,
                 shanten: c.shanten,
+                computed: c.method != Method::NotComputed,
             })
             .collect();
         let rated = table::advise(table, hand, &inputs, advice.draws_left);
         for (c, f) in candidates.iter_mut().zip(&rated.figures) {
             c.deal_in_probability = Some(f.deal_in);
-            c.expected_points = Some(f.expected_points);
+            c.expected_points = rated.expected_points_valid.then_some(f.expected_points);
             c.deal_in_by_opponent = f.by_opponent.to_vec();
         }
         let mut slots: Vec<Option<proto::DiscardCandidate>> =

@@ -40,6 +40,8 @@ pub struct Candidate {
     pub win: f64,
     /// Shanten after it.
     pub shanten: i8,
+    /// Its win probability was computed (false for the late shape-only answer).
+    pub computed: bool,
 }
 
 /// The table's figures of one discard.
@@ -69,6 +71,11 @@ pub struct TableAdvice {
     pub order: Vec<usize>,
     /// Declare riichi with the first discard of `order`.
     pub riichi: bool,
+    /// The expected points are meaningful: every candidate's win probability was
+    /// computed. When not (the engine answered late with its shape-only ranking), the
+    /// order is the given one, or the safest first when an opponent is more likely
+    /// tenpai than not; riichi is not declared.
+    pub expected_points_valid: bool,
     pub opponents: [OpponentEstimate; 3],
 }
 
@@ -113,15 +120,21 @@ pub fn advise(
             }
         })
         .collect();
+    let valid = candidates.iter().all(|c| c.computed);
     let mut order: Vec<usize> = (0..candidates.len()).collect();
-    order.sort_by(|&a, &b| {
-        figures[b]
-            .expected_points
-            .total_cmp(&figures[a].expected_points)
-    });
-    let riichi = order.first().is_some_and(|&best| {
-        riichi_rules
-            && declares_riichi(
+    if valid {
+        order.sort_by(|&a, &b| {
+            figures[b]
+                .expected_points
+                .total_cmp(&figures[a].expected_points)
+        });
+    } else if opponents.iter().any(|o| o.tenpai > 0.5) {
+        order.sort_by(|&a, &b| figures[a].deal_in.total_cmp(&figures[b].deal_in));
+    }
+    let riichi = valid
+        && riichi_rules
+        && order.first().is_some_and(|&best| {
+            declares_riichi(
                 table,
                 hand,
                 &candidates[best],
@@ -131,11 +144,12 @@ pub fn advise(
                 &yakuhai,
                 w,
             )
-    });
+        });
     TableAdvice {
         figures,
         order,
         riichi,
+        expected_points_valid: valid,
         opponents,
     }
 }
