@@ -575,3 +575,38 @@ async fn a_dragon_pon_at_a_quiet_table_is_taken_with_its_points() {
         answer.expected_points_with_call.unwrap() > answer.expected_points_without_call.unwrap()
     );
 }
+
+#[tokio::test]
+async fn kuikae_discards_come_last_after_a_chi() {
+    // The player has just called chi 345m on the dealer's 3m (left, its last discard,
+    // marked called). Tenhou forbids discarding 3m (the called kind) and 6m (the tile
+    // beyond the run's other end): both come last, the discard is neither.
+    let mut table = quiet_table();
+    table.opponents[2].river.push(MahjongRiverTile {
+        called: true,
+        ..from_hand("3m")
+    });
+    table.after_call = true;
+    let mut req = discard_at(table);
+    req.hand = "36m456p789s112z".into();
+    req.melds = vec![gameai::proto::Meld {
+        kind: MeldKind::Chi as i32,
+        tiles: "345m".into(),
+    }];
+    let answer = discard(req.clone()).await.unwrap();
+    assert!(
+        answer.discard != "3m" && answer.discard != "6m",
+        "{answer:?}"
+    );
+    let n = answer.candidates.len();
+    let mut last: Vec<&str> = answer.candidates[n - 2..]
+        .iter()
+        .map(|c| c.tile.as_str())
+        .collect();
+    last.sort();
+    assert_eq!(last, ["3m", "6m"]);
+    // after_call without a call to follow is a bad table.
+    req.melds.clear();
+    req.hand = "369m3456p789s1122z".into();
+    assert_eq!(field_of(req).await, "table.after_call");
+}

@@ -35,6 +35,7 @@ pub fn table_from_proto(
             .enumerate()
             .map(|(i, o)| opponent_from_proto(i, o))
             .collect::<Result<_, _>>()?,
+        after_call: t.after_call,
     };
     let (dora, dora_red) = TileCounts::parse_with_red_fives(&t.dora_indicators)
         .map_err(|e| invalid_argument("table.dora_indicators", e))?;

@@ -96,6 +96,13 @@ pub enum TableError {
         start: u32,
         live_wall: u32,
     },
+    #[error(
+        "after_call needs the player's last meld to be a chi or pon (for a chi, taken from \
+         the left-hand player's last discard, marked called) and a discard to make"
+    )]
+    AfterCallWithoutCall,
+    #[error("after_call is for SuggestMahjongDiscard, not at a call")]
+    AfterCallAtOffer,
     #[error("the offered tile {offered} is not this seat's last discard (uncalled)")]
     OfferNotLastDiscard { offered: Tile },
 }
@@ -166,7 +173,31 @@ pub fn check(
     if let Some((tile, from)) = offer {
         check_offer(table, tile, from)?;
     }
-    Ok(())
+    check_after_call(table, own, offer.is_some())
+}
+
+/// `after_call`: a chi or pon last among the player's melds, the chi's tile the left
+/// player's last discard (called), a hand that discards, and no offer.
+fn check_after_call(table: &Table, own: OwnTiles<'_>, at_offer: bool) -> Result<(), InvalidTable> {
+    if !table.after_call {
+        return Ok(());
+    }
+    if at_offer {
+        return Err(fault("after_call", TableError::AfterCallAtOffer));
+    }
+    let ok = own.concealed.len() % 3 == 2
+        && match own.melds.last().map(|m| (m.kind(), m)) {
+            Some((MeldKind::Pon, _)) => true,
+            Some((MeldKind::Chi, m)) => {
+                super::kuikae::chi_called_tile(table).is_some_and(|t| m.tiles().count(t) > 0)
+            }
+            _ => false,
+        };
+    if ok {
+        Ok(())
+    } else {
+        Err(fault("after_call", TableError::AfterCallWithoutCall))
+    }
 }
 
 fn check_winds(table: &Table) -> Result<(), InvalidTable> {

@@ -204,6 +204,7 @@ mod tests {
             live_wall: 50,
             river: vec![],
             opponents: vec![Opponent::default(), across, Opponent::default()],
+            after_call: false,
         }
     }
 

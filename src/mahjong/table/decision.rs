@@ -131,6 +131,9 @@ pub fn advise(
     } else if opponents.iter().any(|o| o.tenpai > 0.5) {
         order.sort_by(|&a, &b| figures[a].deal_in.total_cmp(&figures[b].deal_in));
     }
+    // Kuikae: the forbidden discards go last (a stable sort keeps the rest's order).
+    let forbidden = super::kuikae::forbidden(table, hand.melds());
+    order.sort_by_key(|&i| forbidden.contains(&candidates[i].tile));
     let riichi = valid
         && riichi_rules
         && order.first().is_some_and(|&best| {

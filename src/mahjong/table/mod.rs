@@ -20,6 +20,7 @@
 //! - [`value`]: the player's own hand value from han (dora, red fives, tanyao, yakuhai,
 //!   riichi) through the Tenhou payment table.
 //! - [`call`]: a call at the table must keep a yaku and pay for its risk.
+//! - [`kuikae`]: the discards forbidden right after the player's own chi or pon.
 //! - [`decision`]: each discard's deal-in probability (sum over opponents of P(tenpai) x
 //!   P(wait)) and expected points; the ranking, folding when pushing loses points; riichi
 //!   or dama.
@@ -62,6 +63,7 @@ pub mod call;
 pub mod check;
 pub mod danger;
 pub mod decision;
+pub mod kuikae;
 pub mod opponents;
 pub mod safety;
 pub mod state;

@@ -101,6 +101,8 @@ pub struct Table {
     pub river: Vec<Discard>,
     /// Right, across, left.
     pub opponents: Vec<Opponent>,
+    /// The player discards right after its own chi or pon (its last meld), no draw.
+    pub after_call: bool,
 }
 
 impl Table {
