@@ -121,6 +121,28 @@ impl Meld {
         }
         out
     }
+
+    /// Kuikae (喰い替え): the kinds Tenhou forbids discarding right after making this
+    /// chi or pon on `called` — the called kind, and after a chi that took an end of its
+    /// run the tile just beyond the other end (chi 3m with 45m: 3m and 6m; 5m with 34m:
+    /// 5m and 2m; 4m into 3-4-5: 4m alone). None for kans.
+    pub fn kuikae(&self, called: Tile) -> Vec<Tile> {
+        match self.kind {
+            MeldKind::Pon => vec![self.tile],
+            MeldKind::Chi => {
+                let low = self.tile;
+                let beyond = if called == low && low.rank() <= 6 {
+                    Tile::from_index(low.index() + 3)
+                } else if called.rank() == low.rank() + 2 && low.rank() > 1 {
+                    Tile::from_index(low.index() - 1)
+                } else {
+                    None
+                };
+                std::iter::once(called).chain(beyond).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
 }
 
 impl fmt::Display for Meld {

@@ -169,7 +169,7 @@ pub fn suggest_call_at(
     let choice = if wins {
         Choice::win(offered)
     } else {
-        let (best, states, paths) = value_calls(hand, &calls, &pool, draws, &clock, share);
+        let (best, states, paths) = value_calls(hand, &calls, offered, &pool, draws, &clock, share);
         Choice::between(best, &pass, offered, states, paths)
     };
     let mut advice = choice.advice(pass, draws);
@@ -273,6 +273,7 @@ fn call_options(h: &[u8; 34], offered: Tile, from: From, ruleset: Ruleset) -> Ve
 fn value_calls(
     hand: &Hand,
     calls: &[CallOption],
+    offered: Tile,
     pool: &[u8; 34],
     draws: u32,
     clock: &Clock,
@@ -294,7 +295,13 @@ fn value_calls(
             let size: u32 = pool.iter().map(|&c| u32::from(c)).sum();
             value_hand(&judge, &call.after, pool, (draws + 1).min(size), until)
         } else {
-            value_after_call(&judge, &call.after, pool, draws, until)
+            // Under RIICHI (Tenhou's rules) the discard after the call may not swap.
+            let forbidden = if ruleset == Ruleset::Riichi {
+                call.meld.kuikae(offered)
+            } else {
+                Vec::new()
+            };
+            value_after_call(&judge, &call.after, pool, draws, until, &forbidden)
         };
         states += v.states;
         paths += v.paths;
@@ -445,9 +452,14 @@ fn value_after_call(
     pool: &[u8; 34],
     draws: u32,
     deadline: Option<Instant>,
+    forbidden: &[Tile],
 ) -> Valued {
     let ranked = rank_discards(judge, after, pool, draws, deadline);
-    match ranked.candidates.first() {
+    match ranked
+        .candidates
+        .iter()
+        .find(|c| !forbidden.contains(&c.tile))
+    {
         Some(c) => Valued::of(c, ranked.states, ranked.paths),
         None => Valued {
             figures: OptionFigures {

@@ -22,26 +22,15 @@ pub fn forbidden(table: &Table, melds: &[Meld]) -> Vec<Tile> {
     let Some(last) = melds.last() else {
         return Vec::new();
     };
-    match last.kind() {
-        MeldKind::Pon => vec![last.tile()],
-        MeldKind::Chi => {
-            let Some(called) = chi_called_tile(table) else {
-                return Vec::new();
-            };
-            let low = last.tile();
-            let mut out = vec![called];
-            let beyond = if called == low {
-                Tile::from_index(low.index() + 3).filter(|t| t.rank() == low.rank() + 3)
-            } else if called.rank() == low.rank() + 2 && low.rank() > 1 {
-                Tile::from_index(low.index() - 1)
-            } else {
-                None
-            };
-            out.extend(beyond.filter(|t| t.suit() == low.suit()));
-            out
-        }
-        _ => Vec::new(),
-    }
+    let called = match last.kind() {
+        MeldKind::Pon => last.tile(),
+        MeldKind::Chi => match chi_called_tile(table) {
+            Some(t) => t,
+            None => return Vec::new(),
+        },
+        _ => return Vec::new(),
+    };
+    last.kuikae(called)
 }
 
 #[cfg(test)]
