@@ -7,7 +7,8 @@
 //! - `W'` is the solitaire engine's win probability of the discard (self-draws only),
 //!   times `1 + ron_factor` for the wins on others' discards (at most `win_cap`), times
 //!   `prod_o (1 - race P(tenpai_o))` (a tenpai opponent may end the hand first);
-//! - `V(t)` the hand's value ([`super::value`]);
+//! - `V(t)` the hand's value ([`super::value`]) plus the riichi sticks on the table and
+//!   the honba (a win takes them);
 //! - `F(t)` the risk of the discards still to come while pushing: `n` more discards
 //!   (base + per shanten, at most the draws left) each dealing in with the average
 //!   unsafe rate against every opponent's tenpai chance;
@@ -101,6 +102,8 @@ pub fn advise(
     let threat: f64 = opponents.iter().map(|o| o.tenpai * o.win_value).sum();
     let dealer = table.player_deals();
     let riichi_rules = hand.ruleset() == Ruleset::Riichi;
+    let deposits =
+        1000.0 * f64::from(table.riichi_sticks) + w.value.per_honba * f64::from(table.honba);
 
     let figures: Vec<TableFigures> = candidates
         .iter()
@@ -111,6 +114,8 @@ pub fn advise(
                 .map(|i| by_opponent[i] * opponents[i].win_value)
                 .sum();
             let value = own_value(table, hand, c.tile, &yakuhai, dealer, riichi_rules, w);
+            // A win also takes the riichi sticks on the table and the honba.
+            let value = if value > 0.0 { value + deposits } else { 0.0 };
             let win = (c.win * (1.0 + w.push.ron_factor)).min(w.push.win_cap) * race;
             let push = win * value - future_risk(c.shanten, draws_left, threat, w);
             TableFigures {
