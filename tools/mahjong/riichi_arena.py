@@ -202,7 +202,7 @@ def main() -> int:
     danger_out = None
     if args.danger:
         danger_out = gzip.open(args.danger, "wt") if args.danger.endswith(".gz") else open(args.danger, "w")
-    rows = {"challenger": [], "field": []}
+    lines: list[dict] = []
     illegal_total = 0
     games = 0
     began = time.monotonic()
@@ -213,22 +213,23 @@ def main() -> int:
             for rotation in range(4):
                 kinds = [args.field] * 4
                 kinds[rotation] = args.challenger
+                marks = {k: len(c.decision_ms) for k, c in counters.items()}
                 outcomes, illegal, log = play_game(seed, kinds, rpc, counters, args, games, danger_out)
                 illegal_total += illegal
                 games += 1
-                for s, o in enumerate(outcomes):
-                    side = "challenger" if s == rotation else "field"
-                    rows[side].append(dict(o, wall_set=w, seat=s))
+                line = {"game": games - 1, "wall_set": w, "seed": seed, "challenger_seat": rotation,
+                        "seats": kinds, "scores": [o["score"] for o in outcomes],
+                        "ranks": [o["rank"] for o in outcomes], "outcomes": outcomes, "illegal": illegal,
+                        "decision_ms": {k: [round(x, 2) for x in c.decision_ms[marks[k]:]]
+                                        for k, c in counters.items() if k != "greedy"}}
+                lines.append(line)
                 if log_out:
-                    line = {"game": games - 1, "wall_set": w, "seed": seed, "challenger_seat": rotation,
-                            "seats": kinds, "scores": [o["score"] for o in outcomes],
-                            "ranks": [o["rank"] for o in outcomes], "outcomes": outcomes, "illegal": illegal}
                     if args.log_events:
-                        line["events"] = log
+                        line = dict(line, events=log)
                     log_out.write(json.dumps(line, separators=(",", ":")) + "\n")
                     log_out.flush()
             if args.progress and (games % args.progress == 0 or w == args.wall_sets - 1):
-                c = stats.side_summary(rows["challenger"])
+                c = stats.summarize_games(lines)["challenger_figures"]
                 print(f"[{time.monotonic() - began:7.0f}s] {games} hanchan: {args.challenger} placement "
                       f"{c['placement']:.3f} +- {c['placement_ci95']:.3f}, win {c['win_rate']:.3f}, "
                       f"deal-in {c['deal_in_rate']:.3f}, illegal {illegal_total}", file=sys.stderr, flush=True)
@@ -243,6 +244,7 @@ def main() -> int:
                 print(f"riichi_arena: the server exited with status {code}", file=sys.stderr)
                 status = 1
     seconds = time.monotonic() - began
+    figures = stats.summarize_games(lines)
     summary = {
         "simulator": "riichienv 0.4.11, 4p-red-half, GameRule.default_tenhou()",
         "challenger": args.challenger,
@@ -253,8 +255,8 @@ def main() -> int:
         "seconds": round(seconds, 1),
         "hanchan_per_hour": round(games / seconds * 3600, 1) if seconds else None,
         "illegal_actions": illegal_total,
-        "challenger_figures": stats.side_summary(rows["challenger"]),
-        "field_figures": stats.side_summary(rows["field"]),
+        "challenger_figures": figures["challenger_figures"],
+        "field_figures": figures["field_figures"],
         "seat_kinds": {},
     }
     for kind, c in counters.items():

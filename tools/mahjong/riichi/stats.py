@@ -100,3 +100,30 @@ def side_summary(rows: list[dict]) -> dict:
         "mean_final_score": sum(r["score"] for r in rows) / games if games else float("nan"),
         "bust_rate": sum(1 for r in rows if r["score"] < 0) / games if games else float("nan"),
     }
+
+
+def summarize_games(lines: list[dict]) -> dict:
+    """The challenger's and the field's figures, and the service seats' decision times,
+    from the arena's per-hanchan log lines (riichi_arena.py --log)."""
+    rows = {"challenger": [], "field": []}
+    times: dict[str, list[float]] = {}
+    kinds = {"challenger": set(), "field": set()}
+    for line in lines:
+        for s, o in enumerate(line["outcomes"]):
+            side = "challenger" if s == line["challenger_seat"] else "field"
+            rows[side].append(dict(o, wall_set=line["seed"]))
+            kinds[side].add(o["kind"])
+        for kind, ms in line.get("decision_ms", {}).items():
+            times.setdefault(kind, []).extend(ms)
+    out = {
+        "hanchan": len(lines),
+        "wall_sets": len({line["seed"] for line in lines}),
+        "illegal_actions": sum(line["illegal"] for line in lines),
+        "challenger": "/".join(sorted(kinds["challenger"])),
+        "field": "/".join(sorted(kinds["field"])),
+        "challenger_figures": side_summary(rows["challenger"]),
+        "field_figures": side_summary(rows["field"]),
+        "decision_ms": {k: {"count": len(v), "p50": percentile(v, 0.5), "p99": percentile(v, 0.99)}
+                        for k, v in times.items() if v},
+    }
+    return out
