@@ -177,6 +177,8 @@ def main() -> int:
     ap.add_argument("--field", choices=KINDS, default="greedy")
     ap.add_argument("--wall-sets", type=int, default=10, help="wall sets (4 hanchan each)")
     ap.add_argument("--seed", type=int, default=0, help="riichienv seed of the first wall set")
+    ap.add_argument("--rotations", type=int, default=4, choices=(1, 2, 3, 4),
+                    help="seats the challenger takes per wall set (4 = duplicate; fewer only for data)")
     ap.add_argument("--calls", choices=("none", "service"), default="none",
                     help="chi/pon/kan of the service seat without table (default: pass)")
     ap.add_argument("--calls-table", choices=("none", "service"), default="service",
@@ -210,7 +212,7 @@ def main() -> int:
     try:
         for w in range(args.wall_sets):
             seed = args.seed + w
-            for rotation in range(4):
+            for rotation in range(args.rotations):
                 kinds = [args.field] * 4
                 kinds[rotation] = args.challenger
                 marks = {k: len(c.decision_ms) for k, c in counters.items()}
@@ -251,6 +253,7 @@ def main() -> int:
         "field": args.field,
         "wall_sets": args.wall_sets,
         "first_seed": args.seed,
+        "rotations": args.rotations,
         "hanchan": games,
         "seconds": round(seconds, 1),
         "hanchan_per_hour": round(games / seconds * 3600, 1) if seconds else None,
@@ -285,7 +288,7 @@ def main() -> int:
 
 
 def render(s: dict) -> str:
-    lines = [f"{s['hanchan']} hanchan ({s['wall_sets']} wall sets x 4 seats, seeds {s['first_seed']}.."
+    lines = [f"{s['hanchan']} hanchan ({s['wall_sets']} wall sets x {s['rotations']} seats, seeds {s['first_seed']}.."
              f"{s['first_seed'] + s['wall_sets'] - 1}) in {s['seconds']} s ({s['hanchan_per_hour']} per hour); "
              f"illegal actions {s['illegal_actions']}"]
     for side in ("challenger", "field"):

@@ -74,11 +74,11 @@ def split_mpsz(text: str) -> list[str]:
 
 
 def join_mpsz(tiles: list[str]) -> str:
-    """["1m", "0m", "2p"] -> "10m2p": grouped by suit in m p s z order, ranks ascending
-    with a red five sorted as a five."""
-    def order(t: str) -> tuple[int, int]:
+    """["1m", "0m", "2p"] -> "10m2p": grouped by suit in m p s z order, ranks ascending,
+    a red five right after the plain fives ("50m")."""
+    def order(t: str) -> tuple[int, float]:
         digit = int(t[0])
-        return SUITS.index(t[1]), 5 if digit == 0 else digit
+        return SUITS.index(t[1]), 5.5 if digit == 0 else digit
 
     out = []
     for suit in SUITS:

@@ -1,0 +1,159 @@
+"""Tests of the riichi arena's parts on hand-written MJAI events and hands (expected
+values worked by hand in the comments). The parts that need riichienv are skipped in a
+venv without it (.ci/arena.sh runs this directory in the Dou Dizhu arena's venv;
+.ci/riichi_arena.sh in the riichi arena's, which has it).
+
+Run: tools/mahjong/.venv/bin/python -m unittest discover -s tools/mahjong"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from riichi import tiles  # noqa: E402
+from riichi.table import TableView  # noqa: E402
+
+HAVE_RIICHIENV = importlib.util.find_spec("riichienv") is not None
+
+
+def kyoku_events():
+    """East 1, seat 0 deals. Seat 0 throws 1m from its hand, seat 1 pons it (from the
+    left, i.e. seat 0 is seat 1's kamicha) and throws 9p; seat 2 draws and declares riichi
+    on a drawn-and-thrown red 5s, accepted; a kan dora appears."""
+    q = "?"
+    return [
+        {"type": "start_game"},
+        {"type": "start_kyoku", "bakaze": "E", "kyoku": 1, "honba": 1, "kyotaku": 1, "oya": 0,
+         "dora_marker": "W", "scores": [25000, 24000, 25000, 25000],
+         "tehais": [[q] * 13] * 4},
+        {"type": "tsumo", "actor": 0, "pai": q},
+        {"type": "dahai", "actor": 0, "pai": "1m", "tsumogiri": False},
+        {"type": "pon", "actor": 1, "target": 0, "pai": "1m", "consumed": ["1m", "1m"]},
+        {"type": "dahai", "actor": 1, "pai": "9p", "tsumogiri": False},
+        {"type": "tsumo", "actor": 2, "pai": q},
+        {"type": "reach", "actor": 2},
+        {"type": "dahai", "actor": 2, "pai": "5sr", "tsumogiri": True},
+        {"type": "reach_accepted", "actor": 2},
+        {"type": "dora", "dora_marker": "C"},
+        {"type": "tsumo", "actor": 3, "pai": q},
+        {"type": "dahai", "actor": 3, "pai": "2p", "tsumogiri": True},
+    ]
+
+
+class Tiles(unittest.TestCase):
+    def test_notations_round_trip(self):
+        # riichienv: 16 = red 5m, 52 = red 5p, 88 = red 5s, 108 = 1z (riichienv.convert).
+        self.assertEqual([tiles.id_name(t) for t in (0, 16, 17, 52, 88, 108, 135)],
+                         ["1m", "0m", "5m", "0p", "0s", "1z", "7z"])
+        self.assertEqual(tiles.mjai_mpsz("5pr"), "0p")
+        self.assertEqual(tiles.mjai_mpsz("C"), "7z")
+        self.assertEqual(tiles.join_mpsz(["5m", "0m", "1z", "9p", "1p"]), "50m19p1z")
+        self.assertEqual(tiles.split_mpsz("50m19p1z"), ["5m", "0m", "1p", "9p", "1z"])
+
+    def test_dora_follows_the_indicator(self):
+        # 9m -> 1m, 4z (North) -> 1z (East), 7z (Red) -> 5z (White), 5p -> 6p.
+        self.assertEqual([tiles.dora_of(k) for k in (8, 30, 33, 13)], [0, 27, 31, 14])
+
+
+class View(unittest.TestCase):
+    def setUp(self):
+        self.v = TableView(seat=3)
+        self.v.feed(kyoku_events())
+
+    def test_rivers_and_marks(self):
+        v = self.v
+        self.assertEqual([(t.tile, t.tsumogiri, t.riichi, t.called_by) for t in v.rivers[0]],
+                         [("1m", False, False, 1)])
+        self.assertEqual([(t.tile, t.tsumogiri, t.riichi) for t in v.rivers[2]], [("0s", True, True)])
+        self.assertEqual(v.riichi, [False, False, True, False])
+        self.assertEqual(v.riichi_at[2], 0)
+        meld = v.melds[1][0]
+        self.assertEqual((meld.kind, meld.tiles, meld.called, meld.giver), ("pon", ["1m", "1m", "1m"], "1m", 0))
+
+    def test_counters(self):
+        v = self.v
+        # Three draws: 70 - 3. Riichi: one more stick (1 + 1) and seat 2 pays 1000.
+        self.assertEqual(v.live_left, 67)
+        self.assertEqual(v.riichi_sticks, 2)
+        self.assertEqual(v.scores, [25000, 24000, 24000, 25000])
+        self.assertEqual(v.dora_indicators, ["3z", "7z"])
+        self.assertEqual((v.honba, v.dealer, v.round_wind), (1, 0, 0))
+        # Seat 3's wind with seat 0 dealing: North (3).
+        self.assertEqual(v.seat_wind(), 3)
+
+    def test_visible_tiles(self):
+        # Indicators 3z 7z; rivers: 1m called (counted once, in the pon), 9p, 0s, 2p;
+        # seat 1's pon 111m.
+        self.assertEqual(tiles.join_mpsz(self.v.visible_tiles()), "111m29p0s37z")
+
+    def test_safe_kinds(self):
+        v = self.v
+        # Seat 2 (riichi on its first discard, order 2): its own 5s, and everything
+        # thrown after it: 2p (order 3).
+        self.assertEqual(sorted(tiles.kind_name(k) for k in v.safe_kinds(2)), ["2p", "5s"])
+        # Seat 1 threw 9p (order 1); after it 5s and 2p were thrown and passed.
+        self.assertEqual(sorted(tiles.kind_name(k) for k in v.safe_kinds(1)), ["2p", "5s", "9p"])
+
+
+@unittest.skipUnless(HAVE_RIICHIENV, "riichienv not installed (tools/mahjong/requirements.txt)")
+class Greedy(unittest.TestCase):
+    def test_lowest_shanten_then_most_ukeire(self):
+        from riichi.greedy import rank_discards
+
+        # 123m 456p 789s 11z 22z with 9m drawn. Throwing 9m leaves three sets and two
+        # pairs: tenpai (shanpon on 1z / 2z). Throwing anything else leaves at best
+        # 1-shanten. So 9m ranks first.
+        hand = [0, 4, 8, 32, 48, 52 + 1, 56, 96, 100, 104, 108, 109, 112, 113]
+        seen = tiles.counts34(hand)
+        ranked = rank_discards(hand, hand, seen)
+        self.assertEqual(tiles.id_name(ranked[0]), "9m")
+
+    def test_keeps_the_red_five(self):
+        from riichi.greedy import rank_discards
+
+        # Two 5m, one red (16) and one plain (17), among isolated honours and a set:
+        # 55m is a pair either way, so the ranking ties on shanten and ukeire for the two
+        # fives; if a five is thrown at all, the plain one (17) ranks before the red (16).
+        hand = [16, 17, 36, 40, 44, 72, 76, 80, 108, 112, 116, 120, 124, 128]
+        seen = tiles.counts34(hand)
+        ranked = rank_discards(hand, hand, seen)
+        self.assertLess(ranked.index(17), ranked.index(16))
+
+
+@unittest.skipUnless(HAVE_RIICHIENV, "riichienv not installed (tools/mahjong/requirements.txt)")
+class TableMessage(unittest.TestCase):
+    def test_opponents_in_turn_order_with_relative_givers(self):
+        sys.path.insert(0, os.path.join(HERE, "..", "..", "examples", "python"))
+        import gameai_client
+        from riichi.service import table_message
+
+        pb, _ = gameai_client.load("mahjong")
+        msg = table_message(pb, self._view())
+        # The viewer is seat 3: right = seat 0, across = seat 1, left = seat 2.
+        self.assertEqual(msg.seat_wind, "4z")
+        self.assertEqual(msg.round_wind, "1z")
+        self.assertEqual(msg.live_wall_tiles, 67)
+        self.assertEqual(msg.dora_indicators, "3z7z")
+        self.assertEqual([o.dealer for o in msg.opponents], [True, False, False])
+        right, across, left = msg.opponents
+        self.assertEqual([(t.tile, t.called) for t in right.river], [("1m", True)])
+        # Seat 1's pon took seat 0's tile: seat 0 is seat 1's kamicha -> FROM_LEFT.
+        self.assertEqual(across.melds[0].called_tile, "1m")
+        self.assertEqual(getattr(across.melds[0], "from"), pb.FROM_LEFT)
+        self.assertTrue(left.riichi)
+        self.assertEqual([(t.tile, t.tsumogiri, t.riichi) for t in left.river], [("0s", True, True)])
+        self.assertEqual([t.tile for t in msg.river], ["2p"])
+
+    def _view(self):
+        v = TableView(seat=3)
+        v.feed(kyoku_events())
+        return v
+
+
+if __name__ == "__main__":
+    unittest.main()
