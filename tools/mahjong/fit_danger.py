@@ -63,12 +63,22 @@ SUITS = "mpsz"
 
 
 def read_records(paths):
+    """Records of every file in order. A file still being written (a run in progress:
+    a gzip stream without its end, a last line cut short) yields its complete lines and
+    a warning."""
     for path in paths:
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rt", encoding="utf-8") as f:
-            for line in f:
-                if line.strip():
-                    yield json.loads(line)
+            try:
+                for line in f:
+                    if not line.endswith("\n"):
+                        print(f"fit_danger: {path}: last line incomplete, left out", file=sys.stderr)
+                        break
+                    if line.strip():
+                        yield json.loads(line)
+            except EOFError:
+                print(f"fit_danger: {path}: ends early (still being written?), complete lines used",
+                      file=sys.stderr)
 
 
 def kind(tile: str) -> int:
