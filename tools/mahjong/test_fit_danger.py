@@ -32,44 +32,70 @@ def record(seed, tile, safe1="", riichi1=False, tenpai1=False, dealt=(), river1=
     }
 
 
-class Categories(unittest.TestCase):
-    """Suji, kabe and honour categories, from the definitions in the module doc."""
+PRIORS = {
+    "wait": {"ryanmen": 0.04, "kanchan": 0.02, "penchan": 0.015, "shanpon": 0.025,
+             "tanki_number": 0.005, "tanki_honour": 0.02},
+    "modifiers": {"riichi_matagi": 1.3, "early_near": 0.8, "early_discards": 6,
+                  "flush_suit": 1.6, "flush_other": 0.4},
+    "tenpai": {"intercept": -4.0, "per_discard": 0.22, "per_open_meld": 0.9, "per_tsumogiri_streak": 0.15},
+}
+HONOURS_ETC = "1z2z3z4z5z6z7z1s9s1p9p2p8p"
 
-    def cat(self, tile, safe="", hand="123456789m1234p", rivers_other=(), **kw):
-        rec = record(0, tile, safe1=safe, hand=hand, rivers_other=rivers_other, **kw)
-        seen = fd.seen_counts(rec)
-        return fd.category(fd.kind(tile), set(fd.kinds_of(safe)), seen, rec, 1)
 
-    def test_genbutsu_has_no_category(self):
-        self.assertIsNone(self.cat("5m", safe="5m"))
+class WaitModel(unittest.TestCase):
+    """The service's wait model (fit_danger's doc, from src/mahjong/table/danger.rs's) on
+    hand-worked tiles, with the priors of src/mahjong/table/danger_weights.json."""
 
-    def test_suji_of_a_middle_tile_needs_both_sides(self):
-        # 4m is hit by ryanmen 23m (waits 1-4) and 56m (waits 4-7).
-        self.assertEqual(self.cat("4p", safe="1p7p"), "n456s-")
-        self.assertEqual(self.cat("4p", safe="1p"), "n456h-")
-        self.assertEqual(self.cat("4p"), "n4560-")
+    def wait(self, tile, safe="", hand=HONOURS_ETC, river1=()):
+        rec = record(0, tile, safe1=safe, hand=hand + tile, river1=river1, riichi1=True)
+        unseen = [max(0, 4 - c) for c in fd.seen_counts(rec)]
+        shapes = fd.shape_features(fd.kind(tile), set(fd.kinds_of(safe)), unseen)
+        flags = fd.modifier_flags(fd.kind(tile), rec, 1, 6)
+        return fd.wait_probability(PRIORS, shapes, flags)
 
-    def test_suji_of_an_outer_tile_has_one_partner(self):
-        self.assertEqual(self.cat("1s", safe="4s"), "n19s-")
-        self.assertEqual(self.cat("8s", safe="5s"), "n28s-")
-        self.assertEqual(self.cat("3s", safe="9s"), "n370-")  # 9s is not 3s's suji (6s is)
+    def test_genbutsu_is_zero(self):
+        self.assertEqual(self.wait("5m", safe="5m"), 0.0)
 
-    def test_kabe(self):
-        # 1s is hit only by the shape 23s; four 2s seen (the hand holds them) -> no chance.
-        self.assertEqual(self.cat("1s", hand="2222s123456789m1p"), "n190k")
-        # 5s: shapes 34s and 67s; four 4s seen kill 34s but 67s lives.
-        self.assertEqual(self.cat("5s", hand="4444s123456789m1p"), "n4560-")
-        self.assertEqual(self.cat("5s", hand="4444s6666s12345m"), "n4560k")
+    def test_a_middle_tile_with_everything_unseen(self):
+        # 5m, the discarder holding one (3 unseen), its neighbours unseen (weight 1):
+        # two ryanmen 2 x 0.04, kanchan 0.02, shanpon C(3,2)/3 = 1 x 0.025, tanki 0.005.
+        self.assertAlmostEqual(self.wait("5m"), 0.08 + 0.02 + 0.025 + 0.005)
 
-    def test_honours_count_the_other_copies_seen(self):
-        # The hand holds the 7z thrown and one more; the opponent's river shows none.
-        self.assertEqual(self.cat("7z", hand="77z123456789m12p"), "z1y")
-        # 4z (North) is opponent 1's seat wind when the discarder (seat 0) deals:
-        # opponent 1 sits South. So 4z is no yakuhai for it, 2z is.
-        self.assertEqual(self.cat("4z", hand="4z123456789m123p"), "z0-")
-        self.assertEqual(self.cat("2z", hand="2z123456789m123p"), "z0y")
-        # Copies in a river not called away count; 1z in the dora indicators counts.
-        self.assertEqual(self.cat("1z", hand="1z123456789m123p", rivers_other=("1z",)), "z2y")
+    def test_suji_removes_one_ryanmen_each(self):
+        self.assertAlmostEqual(self.wait("5m", safe="2m"), 0.04 + 0.02 + 0.025 + 0.005)
+        self.assertAlmostEqual(self.wait("5m", safe="2m8m"), 0.02 + 0.025 + 0.005)
+
+    def test_terminals_and_penchan(self):
+        # 1m: ryanmen 23m (waits 1-4) only, shanpon, tanki. 3m: ryanmen 45m, kanchan 24m,
+        # penchan 12m, shanpon, tanki.
+        self.assertAlmostEqual(self.wait("1m"), 0.04 + 0.025 + 0.005)
+        self.assertAlmostEqual(self.wait("3m"), 0.04 + 0.02 + 0.015 + 0.025 + 0.005)
+
+    def test_seen_copies_thin_the_shapes(self):
+        # The discarder holds 4m 4m (2 unseen: weight 2/3): ryanmen 34m and kanchan 46m
+        # thin to 2/3, ryanmen 67m stays whole.
+        got = self.wait("5m", hand="44m1z2z3z4z5z6z7z1s9s1p9p")
+        self.assertAlmostEqual(got, 0.04 * 2 / 3 + 0.04 + 0.02 * 2 / 3 + 0.025 + 0.005)
+
+    def test_honours(self):
+        # 7z held once: shanpon C(3,2)/3 x 0.025 + tanki 0.02; two more held (u = 1):
+        # tanki only.
+        self.assertAlmostEqual(self.wait("7z", hand="123456789s1234p"), 0.025 + 0.02)
+        self.assertAlmostEqual(self.wait("7z", hand="77z3456789s1234p"), 0.02)
+
+    def test_modifiers(self):
+        # River: 9p thrown from the hand, then riichi declared on a drawn-and-thrown 4m.
+        # 5m (both ryanmen live) is within 2 of the declaration tile: x 1.3 (matagi); no early hand discard
+        # near it (9p is another suit).
+        river = ("9p", "4mtr")
+        self.assertAlmostEqual(self.wait("5m", river1=river, safe="9p4m"),
+                               (2 * 0.04 + 0.02 + 0.025 + 0.005) * 1.3)
+        # 7p is within 2 of the early 9p from the hand: x 0.8. Its shapes: ryanmen 56p
+        # (other wait 4p, not safe), kanchan 68p, penchan 89p with 9p thinned to 2/3 (one
+        # in the river, one held: 2 unseen), shanpon (3 unseen), tanki. The copy of 8p
+        # held leaves 3 unseen: weight 1.
+        got = self.wait("7p", river1=river, safe="9p4m")
+        self.assertAlmostEqual(got, (0.04 + 0.02 + 0.015 * 2 / 3 + 0.025 + 0.005) * 0.8)
 
 
 class Fitting(unittest.TestCase):
@@ -81,34 +107,23 @@ class Fitting(unittest.TestCase):
         w = fd.fit_logistic(x, y, l2=0.0)
         np.testing.assert_allclose(w, [-1.0, 2.0, -0.5], atol=0.08)
 
-    def test_wait_rates_are_smoothed_counts(self):
-        # Opponent 1 in riichi, four discards of 5m into it (no suji, no kabe): one
-        # dealt in. Two more of 1z, none dealt in: one copy seen besides the one thrown
-        # (the dora indicator), and a yakuhai (the round wind; with the discarder South,
-        # also opponent 1's seat wind): z1y. Prior (riichi) = 1/6; smoothing a = 2:
-        # n4560- = (1 + 2/6) / (4 + 2) = 2/9; z1y = (0 + 2/6) / (2 + 2) = 1/12.
-        recs = [record(1, "5m", riichi1=True, tenpai1=True, dealt=[1] if n == 0 else [],
-                       hand="5m123m456p789s1122z") for n in range(4)]
-        recs += [record(2, "1z", riichi1=True, tenpai1=True, hand="1z123m456p789s2233z", dealer=1)
-                 for _ in range(2)]
-        # And two non-riichi pairs so that the tenpai model has data.
-        recs += [record(3, "9p", tenpai1=False), record(3, "9p", tenpai1=True)]
-        params = fd.fit(recs, l2=1.0, smoothing=2.0)
-        self.assertAlmostEqual(params["wait_riichi_prior"], 1 / 6)
-        self.assertAlmostEqual(params["wait_riichi"]["n4560-"], 2 / 9)
-        self.assertAlmostEqual(params["wait_riichi"]["z1y"], 1 / 12)
+    def test_linear_bernoulli_recovers_known_weights(self):
+        # y ~ Bernoulli(0.03 x1 + 0.10 x2) with x1, x2 in {0, 1, 2}: the fit recovers the
+        # weights within sampling error (200,000 draws, fixed seed).
+        rng = np.random.default_rng(3)
+        x = rng.integers(0, 3, size=(200000, 2)).astype(float)
+        y = (rng.random(200000) < x @ np.array([0.03, 0.10])).astype(float)
+        w = fd.fit_linear_bernoulli(x, y, np.array([0.05, 0.05]))
+        np.testing.assert_allclose(w, [0.03, 0.10], atol=0.004)
 
-    def test_prediction_combines_opponents(self):
-        params = {
-            "tenpai": {"intercept": 0.0, "coef": {n: 0.0 for n in fd.TENPAI_FEATURES}},
-            "wait_riichi": {"n4560-": 0.2}, "wait_riichi_prior": 0.1,
-            "wait_other": {"n4560-": 0.1}, "wait_other_prior": 0.05,
-        }
-        rec = record(1, "5m", riichi1=True)
-        # Opponent 1 in riichi: 1 x 0.2. Opponents 2 and 3 not: P(tenpai) = 1/2 each (zero
-        # coefficients), wait 0.1: 0.05 each. 1 - 0.8 x 0.95 x 0.95 = 0.278.
-        [(p, dealt)] = fd.predict(params, [rec])
-        self.assertAlmostEqual(p, 1 - 0.8 * 0.95 * 0.95)
+    def test_prediction_sums_opponents(self):
+        # Opponent 1 in riichi (tenpai 1), 5m's wait 0.13 as worked in WaitModel;
+        # opponents 2 and 3 not in riichi, empty rivers: tenpai logistic(-4) each, the
+        # same 0.13. The service sums them.
+        rec = record(1, "5m", riichi1=True, hand=HONOURS_ETC + "5m")
+        [(p, dealt)] = fd.predict(PRIORS, [rec])
+        q = 1 / (1 + math.exp(4.0))
+        self.assertAlmostEqual(p, 0.13 + 2 * q * 0.13)
         self.assertFalse(dealt)
 
     def test_calibration_bins_and_error(self):
@@ -129,8 +144,12 @@ class Fitting(unittest.TestCase):
             path = os.path.join(d, "a.jsonl.gz")
             with gzip.open(path, "wt") as f:
                 f.write(json.dumps(record(5, "5m")) + "\n")
-            with self.assertRaises(SystemExit):
-                fd.main(["--train", path, "--held-out", path])
+            base = os.path.join(d, "base.json")
+            with open(base, "w") as f:
+                json.dump(PRIORS, f)
+            with self.assertRaises(SystemExit) as raised:
+                fd.main(["--train", path, "--held-out", path, "--base", base])
+            self.assertIn("share seeds", str(raised.exception))
 
 
 if __name__ == "__main__":
