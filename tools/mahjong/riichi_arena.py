@@ -195,6 +195,13 @@ def main() -> int:
     ap.add_argument("--progress", type=int, default=0, help="print a line every N hanchan")
     args = ap.parse_args()
 
+    # SIGTERM (and SIGINT, which a shell ignores in background jobs) end the run between
+    # two RPCs: the server is stopped and the summary of the hanchan finished is written.
+    def stop(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     server = Server(args.binary) if args.binary else None
     addr = server.addr if server else args.addr
     kinds_used = {args.challenger, args.field}
@@ -235,6 +242,8 @@ def main() -> int:
                 print(f"[{time.monotonic() - began:7.0f}s] {games} hanchan: {args.challenger} placement "
                       f"{c['placement']:.3f} +- {c['placement_ci95']:.3f}, win {c['win_rate']:.3f}, "
                       f"deal-in {c['deal_in_rate']:.3f}, illegal {illegal_total}", file=sys.stderr, flush=True)
+    except KeyboardInterrupt as e:
+        print(f"riichi_arena: stopped by {e} after {games} hanchan", file=sys.stderr)
     finally:
         if log_out:
             log_out.close()
