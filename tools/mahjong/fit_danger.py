@@ -419,10 +419,11 @@ def main(argv=None) -> int:
     w = fit(train, base, args.l2)
     cal = calibration(predict(w, held), min_bin=args.min_bin)
     cal_base = calibration(predict(base, held), min_bin=args.min_bin)
+    err = "n/a" if cal["max_error"] is None else f"{cal['max_error']:.4f}"
     w["source"] = args.source or (
         f"Fitted by tools/mahjong/fit_danger.py on {len(train)} discards of the riichi arena "
         f"(riichienv 0.4.11, seeds {min(seeds_of(train))}..{max(seeds_of(train))}); held-out "
-        f"{cal['discards']} discards: calibration max error {cal['max_error']}. value and push kept from the base.")
+        f"{cal['discards']} discards: calibration max error {err}. value and push kept from the base.")
     print(f"training discards {len(train)}; tenpai: " + ", ".join(f"{k} {v:+.4f}" for k, v in w["tenpai"].items()))
     print("wait: " + ", ".join(f"{k} {v:.4f}" for k, v in w["wait"].items()))
     print("modifiers: " + ", ".join(f"{k} {w['modifiers'][k]}" for k in MODIFIERS))
