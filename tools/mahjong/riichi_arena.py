@@ -112,7 +112,7 @@ def make_seat(kind: str, rpc, counters: dict, args):
 
 
 def play_game(seed: int, kinds: list[str], rpc, counters: dict, args, game_no: int, danger_out):
-    """One hanchan; returns (per-seat outcome rows, illegal actions, notes)."""
+    """One hanchan; returns (per-seat outcomes, illegal actions, riichienv's MJAI log)."""
     env = RiichiEnv(game_mode="4p-red-half", rule=GameRule.default_tenhou(), seed=seed)
     seats = [make_seat(k, rpc, counters, args) for k in kinds]
     views = [TableView(seat=i) for i in range(4)]
