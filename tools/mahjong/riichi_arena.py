@@ -260,7 +260,7 @@ def main() -> int:
         "simulator": "riichienv 0.4.11, 4p-red-half, GameRule.default_tenhou()",
         "challenger": args.challenger,
         "field": args.field,
-        "wall_sets": args.wall_sets,
+        "wall_sets": figures["challenger_figures"]["wall_sets"],
         "first_seed": args.seed,
         "rotations": args.rotations,
         "hanchan": games,
