@@ -100,6 +100,55 @@ class View(unittest.TestCase):
         self.assertEqual(sorted(tiles.kind_name(k) for k in v.safe_kinds(1)), ["2p", "5s", "9p"])
 
 
+class Stats(unittest.TestCase):
+    def test_seat_outcomes_from_an_mjai_log(self):
+        from riichi import stats
+
+        # Two kyoku. Kyoku 1: seat 1 declares riichi, seat 2 pons twice (one call-kyoku),
+        # seat 0 deals into seats 1 and 2 (a double ron: one deal-in for seat 0, its
+        # two payments summed). Kyoku 2: seat 3 wins by tsumo.
+        log = [
+            {"type": "start_kyoku"},
+            {"type": "reach", "actor": 1},
+            {"type": "pon", "actor": 2, "target": 0},
+            {"type": "pon", "actor": 2, "target": 3},
+            {"type": "hora", "actor": 1, "target": 0, "deltas": [-3900, 3900, 0, 0]},
+            {"type": "hora", "actor": 2, "target": 0, "deltas": [-1000, 0, 1000, 0]},
+            {"type": "end_kyoku"},
+            {"type": "start_kyoku"},
+            {"type": "hora", "actor": 3, "target": 3, "tsumo": True, "deltas": [-500, -500, -1000, 2000]},
+        ]
+        out = stats.seat_outcomes(log)
+        self.assertEqual([o["kyoku"] for o in out], [2, 2, 2, 2])
+        self.assertEqual([o["wins"] for o in out], [0, 1, 1, 1])
+        self.assertEqual([o["deal_ins"] for o in out], [1, 0, 0, 0])
+        self.assertEqual(out[0]["deal_in_points"], -4900)
+        self.assertEqual([o["riichi"] for o in out], [0, 1, 0, 0])
+        self.assertEqual([o["called"] for o in out], [0, 0, 1, 0])
+        self.assertEqual(out[3]["tsumo"], 1)
+
+    def test_placement_interval_is_over_wall_sets(self):
+        from riichi import stats
+
+        # Two wall sets; the challenger's ranks 1,2,3,2 (mean 2) and 3,3,4,2 (mean 3):
+        # the mean of the set means is 2.5, their sample sd 0.7071, half-width
+        # 1.96 x 0.7071 / sqrt(2) = 0.98.
+        def line(seed, seat, rank):
+            outcomes = [dict(kind="x", kyoku=8, wins=1, tsumo=0, deal_ins=1, riichi=2, called=0,
+                             win_points=0, deal_in_points=0, score=25000, rank=r)
+                        for r in [rank] + [x for x in (1, 2, 3, 4) if x != rank]]
+            outcomes[0], outcomes[seat] = outcomes[seat], outcomes[0]
+            return {"seed": seed, "challenger_seat": seat, "outcomes": outcomes, "illegal": 0}
+
+        lines = [line(1, s, r) for s, r in enumerate((1, 2, 3, 2))] + \
+                [line(2, s, r) for s, r in enumerate((3, 3, 4, 2))]
+        f = stats.summarize_games(lines)["challenger_figures"]
+        self.assertAlmostEqual(f["placement"], 2.5)
+        self.assertAlmostEqual(f["placement_ci95"], 1.96 * (0.5 ** 0.5) / (2 ** 0.5))
+        self.assertEqual(f["rank_distribution"], [0.125, 0.375, 0.375, 0.125])
+        self.assertAlmostEqual(f["win_rate"], 1 / 8)
+
+
 @unittest.skipUnless(HAVE_RIICHIENV, "riichienv not installed (tools/mahjong/requirements.txt)")
 class Greedy(unittest.TestCase):
     def test_lowest_shanten_then_most_ukeire(self):
