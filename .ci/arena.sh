@@ -29,15 +29,9 @@ if [[ -z $binary && -z $addr ]] || [[ -n $binary && -n $addr ]]; then
   echo "arena.sh: give exactly one of --binary PATH or --addr HOST:PORT" >&2; exit 2
 fi
 
-# The venv is (re)built only when requirements.txt changed since it was last built.
-req=$repo/tools/arena/requirements.txt
-want=$(sha256sum "$req" | cut -d' ' -f1)
-if [[ ! -x $venv/bin/python || $(cat "$venv/.requirements.sha256" 2>/dev/null) != "$want" ]]; then
-  echo "arena.sh: setting up $venv"
-  "${PYTHON:-python3}" -m venv --clear "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$req"
-  echo "$want" >"$venv/.requirements.sha256"
-fi
+# shellcheck source=.ci/lib.sh
+source "$repo/.ci/lib.sh"
+venv_for_requirements "$venv" "$repo/tools/arena/requirements.txt" arena.sh
 py=$venv/bin/python
 "$py" -m unittest discover -s "$repo/tools/arena"
 "$py" -m unittest discover -s "$repo/tools/mahjong"
@@ -67,7 +61,6 @@ stop_server() {
 trap 'stop_server; [[ -n $server_log ]] && rm -f "$server_log"' EXIT
 
 if [[ -n $binary ]]; then
-  free_port() { "$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
   addr=127.0.0.1:$(free_port)
   server_log=$(mktemp)
   "$binary" --grpc-addr "$addr" --metrics-addr "127.0.0.1:$(free_port)" >"$server_log" 2>&1 &

@@ -27,3 +27,18 @@ wait_serving() {
   WAIT_FAILURE="not SERVING after $tries polls (0.2 s apart)"
   return 1
 }
+
+# venv_for_requirements VENV REQUIREMENTS LABEL
+# (Re)builds the venv VENV from the pinned REQUIREMENTS (pip --no-deps) only when the file
+# changed since the venv was last built (its sha256 kept in VENV/.requirements.sha256).
+# $PYTHON: the interpreter that makes the venv.
+venv_for_requirements() {
+  local venv=$1 req=$2 label=$3 want
+  want=$(sha256sum "$req" | cut -d' ' -f1)
+  if [[ ! -x $venv/bin/python || $(cat "$venv/.requirements.sha256" 2>/dev/null) != "$want" ]]; then
+    echo "$label: setting up $venv"
+    "${PYTHON:-python3}" -m venv --clear "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$req"
+    echo "$want" >"$venv/.requirements.sha256"
+  fi
+}

@@ -24,15 +24,9 @@ while (($#)); do
 done
 [[ -n $binary ]] || { echo "riichi_arena.sh: --binary PATH is required" >&2; exit 2; }
 
-# The venv is (re)built only when requirements.txt changed since it was last built.
-req=$repo/tools/mahjong/requirements.txt
-want=$(sha256sum "$req" | cut -d' ' -f1)
-if [[ ! -x $venv/bin/python || $(cat "$venv/.requirements.sha256" 2>/dev/null) != "$want" ]]; then
-  echo "riichi_arena.sh: setting up $venv"
-  "${PYTHON:-python3}" -m venv --clear "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$req"
-  echo "$want" >"$venv/.requirements.sha256"
-fi
+# shellcheck source=.ci/lib.sh
+source "$repo/.ci/lib.sh"
+venv_for_requirements "$venv" "$repo/tools/mahjong/requirements.txt" riichi_arena.sh
 py=$venv/bin/python
 "$py" -m unittest discover -s "$repo/tools/mahjong"
 

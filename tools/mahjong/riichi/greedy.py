@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from riichienv import ActionType, calculate_shanten
 
+from .actions import group_by_type, offered_win
 from .tiles import is_red, kind_of
 
 
@@ -61,12 +62,10 @@ class GreedySeat:
 
     def decide(self, obs, view, legal):
         """Returns one of ``legal`` (riichienv Actions)."""
-        by_type: dict = {}
-        for a in legal:
-            by_type.setdefault(a.action_type, []).append(a)
-        for win in (ActionType.TSUMO, ActionType.RON):
-            if win in by_type:
-                return by_type[win][0]
+        by_type = group_by_type(legal)
+        win = offered_win(by_type)
+        if win is not None:
+            return win
         discards = by_type.get(ActionType.DISCARD, [])
         if not discards:
             # A call or kan offer only: pass (or, with nothing else, the first legal).

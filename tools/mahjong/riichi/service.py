@@ -30,6 +30,7 @@ import time
 from riichienv import ActionType, calculate_shanten
 
 from . import greedy
+from .actions import group_by_type, offered_win
 from .table import TableView
 from .tiles import id_name, ids_mpsz, join_mpsz, kind_of, is_red, mpsz_kind
 
@@ -69,12 +70,10 @@ class ServiceSeat:
     # ----- the decision ---------------------------------------------------------
 
     def decide(self, obs, view: TableView, legal):
-        by_type: dict = {}
-        for a in legal:
-            by_type.setdefault(a.action_type, []).append(a)
-        for win in (ActionType.TSUMO, ActionType.RON):
-            if win in by_type:
-                return by_type[win][0]
+        by_type = group_by_type(legal)
+        win = offered_win(by_type)
+        if win is not None:
+            return win
         discards = by_type.get(ActionType.DISCARD, [])
         if discards:
             return self._discard(obs, view, by_type, discards)
