@@ -6,7 +6,7 @@
 //! (`crate::doudizhu::state`, every inconsistency an INVALID_ARGUMENT naming its field)
 //! and runs the search (`crate::doudizhu::search`, the default, until the work deadline:
 //! `budget_ms`, else `--doudizhu-budget-ms`) or, for `SEARCH_MODE_HEURISTIC` or a budget
-//! under [`MIN_SEARCH_BUDGET`], the heuristic policy (`strategy`), on a blocking thread.
+//! under [`MIN_SEARCH_BUDGET`], the heuristic policy (`strategy`), on an engine thread.
 //! `SuggestDouDizhuBid` checks the bids (`crate::doudizhu::bidding::Auction`, each
 //! fault an INVALID_ARGUMENT naming its field) and runs the bid simulation
 //! (`crate::doudizhu::bidding`, within `budget_ms`, else `--doudizhu-bid-budget-ms`) or,

@@ -3,7 +3,7 @@
 //! Each game has one handler struct implementing its generated service trait
 //! ([`doudizhu::DouDizhuApi`], [`mahjong::MahjongApi`], [`gomoku::GomokuApi`]). A handler
 //! validates the request (bad input is [`error::invalid_argument`]), computes the work
-//! deadline with [`work_deadline`], runs the engine on a blocking thread with
+//! deadline with [`work_deadline`], runs the engine on an engine thread with
 //! [`run_blocking`] and translates the answer. No game logic lives here.
 
 pub mod doudizhu;

@@ -2,8 +2,10 @@
 //!
 //! # Model
 //!
-//! - Engine work (a search, a DP, a move generation) runs on tokio's blocking threads,
-//!   never on the runtime's workers, which serve the network, health and metrics.
+//! - Engine work (a search, a DP, a move generation) runs on the engine threads of
+//!   [`pool`], never on the runtime's workers, which serve the network, health and
+//!   metrics, and never on tokio's blocking pool, whose mutex a low-priority thread would
+//!   share with the workers ([`pool`] says what that cost).
 //! - At most [`engine_threads`] pieces of engine work run at once (the `--engine-threads`
 //!   flag; by default [`ENGINE_CALLS_PER_CORE`] per core the process may use), sharing
 //!   the cores by the kernel's time slices. A call beyond that waits, without a thread,
@@ -18,9 +20,9 @@
 //!   core, none was shed and that p99 was 0.15 s (BENCHMARKS.md, "Soak").
 //!   Time-sliced, a search gets less CPU within its budget and says so (`exact`,
 //!   nodes); a quick call is never queued behind it.
-//! - Each blocking thread that runs engine work lowers its own scheduling priority once
-//!   (Linux: nice [`ENGINE_NICE`], per thread), so that when the cores are saturated the
-//!   runtime workers still get them first: answers go out and health stays prompt.
+//! - Each engine thread lowers its own scheduling priority when it starts (Linux: nice
+//!   [`ENGINE_NICE`], per thread), so that when the cores are saturated the runtime
+//!   workers still get them first: answers go out and health stays prompt.
 //! - The server's in-flight limit (`--max-inflight`, by default
 //!   [`default_max_inflight`]: [`ADMITTED_PER_ENGINE_THREAD`] calls per engine slot)
 //!   bounds the work in progress: beyond it calls are shed with `RESOURCE_EXHAUSTED`
@@ -34,12 +36,14 @@
 //! Gauges: `gameai_engine_calls_running` and `gameai_engine_calls_waiting`.
 
 use std::cell::Cell;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use tokio::sync::Semaphore;
 
 use super::error;
+
+pub mod pool;
 
 /// Nice value of the threads that run engine work (0 is the default, 19 the lowest
 /// priority). CFS weighs nice 0 at 1024 and nice 15 at 36: two runtime workers busy
@@ -55,7 +59,7 @@ pub const ENGINE_NICE: i32 = 15;
 /// instead of queueing behind them, few enough that the cores are not thrashed.
 pub const ENGINE_CALLS_PER_CORE: usize = 4;
 
-static SLOTS: OnceLock<(usize, Semaphore)> = OnceLock::new();
+static SLOTS: OnceLock<(usize, Arc<Semaphore>)> = OnceLock::new();
 
 /// The cores this process may use (`std::thread::available_parallelism`; 1 if unknown).
 /// In a container without a CPU limit this is the node's cores: set `--engine-threads`
@@ -90,19 +94,19 @@ pub fn engine_threads() -> usize {
     slots_with(0).0
 }
 
-fn slots_with(threads: usize) -> &'static (usize, Semaphore) {
+fn slots_with(threads: usize) -> &'static (usize, Arc<Semaphore>) {
     SLOTS.get_or_init(|| {
         let n = if threads == 0 {
             default_engine_threads()
         } else {
             threads
         };
-        (n, Semaphore::new(n))
+        (n, Arc::new(Semaphore::new(n)))
     })
 }
 
-/// Runs CPU-heavy engine work on a blocking thread once an engine slot is free, and
-/// awaits it.
+/// Runs CPU-heavy engine work on an engine thread ([`pool`]) once an engine slot is
+/// free, and awaits it.
 ///
 /// A panic inside `work` becomes `INTERNAL` (the process keeps serving). If the RPC
 /// is dropped (deadline, cancellation) while waiting for a slot, the work never starts;
@@ -119,22 +123,31 @@ where
     use crate::memory_budget::{CALL_OVERHEAD_BYTES, MemoryBudget};
     use crate::telemetry::{ENGINE_CALLS_RUNNING, ENGINE_CALLS_WAITING};
     let waiting = GaugeGuard::new(ENGINE_CALLS_WAITING);
-    let permit = slots_with(0)
-        .1
-        .acquire()
+    let (threads, slots) = slots_with(0);
+    let permit = slots
+        .clone()
+        .acquire_owned()
         .await
         .map_err(|_| error::internal("the engine executor is closed"))?;
     drop(waiting);
     let running = GaugeGuard::new(ENGINE_CALLS_RUNNING);
-    tokio::task::spawn_blocking(move || {
-        let _slot = permit;
-        let _running = running;
-        lower_this_threads_priority();
+    let work = move || {
         let _overhead = MemoryBudget::global().charge(CALL_OVERHEAD_BYTES);
         work()
-    })
-    .await
-    .map_err(|e| error::internal(format!("engine task failed: {e}")))
+    };
+    // The slot and the gauge are released by the courier, at the default priority.
+    pool::spawn(*threads, work, (permit, running))
+        .await
+        .map_err(|panic| error::internal(format!("engine task failed: {}", panic_message(&panic))))
+}
+
+/// The text of a panic's payload, where it has one.
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("panicked")
 }
 
 /// [`run_blocking`] with a fallback: if `work` has not returned at `due`, `fallback`
