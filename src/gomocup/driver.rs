@@ -17,8 +17,10 @@
 //!
 //! A player that does not stop soon after `END` is not waited for: with an `end_grace`
 //! (the binaries use [`END_GRACE`]) the reader thread ends the process itself once the
-//! session has answered nothing for that long after `END` or the end of input, well
-//! within the second the protocol gives a brain to terminate. Queued commands answered
+//! session has answered nothing after `END` or the end of input while the process used
+//! that much CPU time, well within the second the protocol gives a brain to terminate
+//! (or, a player blocked without using CPU, [`IDLE_WALL_FACTOR`] times that in wall
+//! time). Queued commands answered
 //! quickly one after another keep the process alive until the last is written.
 //!
 //! Lines may end in CR LF, LF or CR (the protocol allows all three). A line longer than
@@ -109,17 +111,60 @@ fn write_replies<W: Write, T: std::fmt::Display>(output: &mut W, replies: &[T]) 
     output.flush()
 }
 
-/// Returns once `handled` has not moved for `grace`.
+/// Returns once the session has answered nothing while the process spent `grace` of
+/// CPU time (a player computing on, deaf to the stop flag), or for
+/// [`IDLE_WALL_FACTOR`] x `grace` of wall time (a player blocked). CPU time, not wall
+/// time, because a quick answer on a machine loaded by other processes can take longer
+/// than `grace` of wall time: on one loaded to 9 on 2 cores, a debug build's `BEGIN`
+/// after `END` (the player's immediate choice) once took over 900 ms, and the process
+/// exited before writing it.
 fn wait_for_idle(handled: &AtomicU64, grace: Duration) {
+    wait_for_idle_by(handled, grace, process_cpu_time);
+}
+
+/// [`wait_for_idle`] with the CPU clock given (tests give a stopped one).
+fn wait_for_idle_by(handled: &AtomicU64, grace: Duration, process_cpu_time: impl Fn() -> Duration) {
+    let poll = grace / 9;
     let mut seen = handled.load(Ordering::Relaxed);
+    let mut since = (process_cpu_time(), Instant::now());
     loop {
-        thread::sleep(grace);
+        thread::sleep(poll);
         let now = handled.load(Ordering::Relaxed);
-        if now == seen {
+        if now != seen {
+            seen = now;
+            since = (process_cpu_time(), Instant::now());
+            continue;
+        }
+        let (cpu, wall) = since;
+        if process_cpu_time().saturating_sub(cpu) >= grace
+            || wall.elapsed() >= grace * IDLE_WALL_FACTOR
+        {
             return;
         }
-        seen = now;
     }
+}
+
+/// How many times the grace, in wall time, a session that answers nothing and uses no
+/// CPU (blocked) is given before the process exits.
+pub const IDLE_WALL_FACTOR: u32 = 10;
+
+/// The CPU time this process has used, all threads (Linux: `CLOCK_PROCESS_CPUTIME_ID`;
+/// elsewhere the wall clock since the first call, which makes the grace a wall-time one).
+fn process_cpu_time() -> Duration {
+    #[cfg(target_os = "linux")]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes one timespec through a valid pointer.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+        if rc == 0 {
+            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
+        }
+    }
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
 }
 
 /// The reader thread's loop: one message per line, stop flag on `END` or end of input.
@@ -174,6 +219,36 @@ fn read_line<R: BufRead>(input: &mut R, line: &mut Vec<u8>) -> io::Result<bool> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_session_that_computes_without_answering_is_given_up_after_its_grace_of_cpu() {
+        // A thread burns CPU (a player deaf to the stop flag) while nothing is answered:
+        // the wait ends, and not before the process has spent the grace in CPU time.
+        let burning = Arc::new(AtomicBool::new(true));
+        let flag = Arc::clone(&burning);
+        let burner = thread::spawn(move || {
+            let mut x = 0u64;
+            while flag.load(Ordering::Relaxed) {
+                x = std::hint::black_box(x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1));
+            }
+        });
+        let grace = Duration::from_millis(60);
+        let cpu = process_cpu_time();
+        wait_for_idle(&AtomicU64::new(0), grace);
+        let spent = process_cpu_time() - cpu;
+        burning.store(false, Ordering::Relaxed);
+        burner.join().unwrap();
+        assert!(spent >= grace, "{spent:?}");
+    }
+
+    #[test]
+    fn a_blocked_session_is_given_up_after_the_wall_time_cap() {
+        let grace = Duration::from_millis(20);
+        let started = Instant::now();
+        // No CPU spent (a stopped clock: the other tests of this process do use some).
+        wait_for_idle_by(&AtomicU64::new(0), grace, || Duration::ZERO);
+        assert!(started.elapsed() >= grace * IDLE_WALL_FACTOR);
+    }
 
     fn lines(input: &[u8]) -> Vec<String> {
         let mut reader = BufReader::with_capacity(3, input);
