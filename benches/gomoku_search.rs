@@ -1,5 +1,8 @@
-//! Gomoku engine speed: pattern updates (make + unmake), alpha-beta nodes per second at
-//! a fixed depth on recorded positions, and VCF / VCT solve times on the test puzzles.
+//! Gomoku engine speed, by stage: pattern updates (make + unmake); the main search alone
+//! (PVS with its quiescence, iterative deepening to a fixed depth, no threat solvers);
+//! the whole search at a fixed depth on recorded positions (root VCF and VCT, then the
+//! main search: its node count is mostly the root VCT's on some positions); and VCF /
+//! VCT solve times on the test puzzles.
 //!
 //! Run: `cargo bench --bench gomoku_search`. Searches are deterministic (fixed depth or
 //! node counts, no clock), so the node counts are the same on every machine and the
@@ -9,10 +12,14 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gameai::gomoku::point::parse_sequence;
+use gameai::gomoku::search::alphabeta::Search;
+use gameai::gomoku::search::score::INFINITE;
+use gameai::gomoku::search::tt::TranspositionTable;
 use gameai::gomoku::search::vcf::{FailCache, Vcf};
 use gameai::gomoku::search::vct::Vct;
-use gameai::gomoku::search::{Limits, Searcher};
+use gameai::gomoku::search::{Limits, Params, Searcher};
 use gameai::gomoku::{Board, Color, Point, Rule};
+use gameai::memory_budget::MemoryBudget;
 
 /// Recorded positions (move sequences from self-play games, 15x15 and 20x20).
 const POSITIONS: &str = include_str!("data/gomoku_positions.txt");
@@ -63,6 +70,31 @@ fn make_unmake(c: &mut Criterion) {
                 }
             })
         });
+    }
+    group.finish();
+}
+
+/// The main search alone: iterative deepening of PVS (with its quiescence) from the
+/// root, depths 1 to 7, a fresh table each time; the nodes it counts.
+fn main_search(board: &mut Board) -> u64 {
+    let mut tt = TranspositionTable::new(16 << 20, MemoryBudget::global());
+    let mut search = Search::new(board, &mut tt, Params::default());
+    for depth in 1..=7 {
+        black_box(search.pvs(-INFINITE, INFINITE, depth, 0, true));
+    }
+    search.nodes
+}
+
+fn main_search_depth(c: &mut Criterion) {
+    let mut group = c.benchmark_group("gomoku_main_search");
+    group.sample_size(10);
+    for (name, mut board) in positions() {
+        let nodes = main_search(&mut board);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(
+            BenchmarkId::from_parameter(format!("{name}-{nodes}n")),
+            |bench| bench.iter(|| main_search(&mut board)),
+        );
     }
     group.finish();
 }
@@ -141,5 +173,11 @@ fn threat_solvers(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, make_unmake, search_fixed_depth, threat_solvers);
+criterion_group!(
+    benches,
+    make_unmake,
+    main_search_depth,
+    search_fixed_depth,
+    threat_solvers
+);
 criterion_main!(benches);

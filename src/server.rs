@@ -74,7 +74,7 @@ pub type StartupTask = Box<dyn FnOnce() + Send + 'static>;
 /// The engines' start-up work: builds the mahjong winning-set tables
 /// ([`crate::mahjong::tables::init`]) and records `gameai_mahjong_tables_build_seconds`
 /// and `gameai_mahjong_tables_bytes`; builds the gomoku pattern tables
-/// ([`crate::gomoku::patterns::init`], 3.4 MB). `main` passes these to [`serve`], so
+/// ([`crate::gomoku::patterns::init`], 3.9 MB). `main` passes these to [`serve`], so
 /// health stays NOT_SERVING until the tables exist.
 pub fn engine_startup_tasks() -> Vec<StartupTask> {
     vec![

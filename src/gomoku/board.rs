@@ -26,7 +26,7 @@ use super::learned::{Role, point_table};
 use super::patterns::{BLACK, COMBOS, Combo, EMPTY, LinePattern, PairTable, WALL, key_shift};
 use super::point::{Color, MAX_SIZE, MIN_SIZE, Point};
 use super::rules::{ForbiddenKind, Rule, ThreeRule};
-use super::values::point_value;
+use super::values::{PACKED, PointInfo, point_info_table};
 use super::zobrist::{ZOBRIST, ZOBRIST_WHITE_TO_MOVE};
 
 /// Wall cells on each side of the largest board.
@@ -63,6 +63,8 @@ pub struct Board {
     value: [[i16; CELLS]; 2],
     combo_count: [[u16; COMBOS]; 2],
     value_sum: [i32; 2],
+    /// Threat class and value by packed patterns, per colour ([`point_info_table`]).
+    info: [&'static [PointInfo; PACKED]; 2],
     /// The learned evaluation's tables per colour and role, and their sums over the
     /// empty points ([`super::learned`]).
     learned: [[&'static [i16]; 2]; 2],
@@ -157,6 +159,7 @@ impl Board {
             value: [[0; CELLS]; 2],
             combo_count: [[0; COMBOS]; 2],
             value_sum: [0; 2],
+            info: forbid.map(point_info_table),
             learned: [0, 1]
                 .map(|k| [Role::Attack, Role::Defence].map(|r| point_table(rule, r, forbid[k]))),
             learned_sum: [[0; 2]; 2],
@@ -503,6 +506,14 @@ impl Board {
         out.extend(self.cand.iter().map(|&c| usize::from(c)));
     }
 
+    /// The candidate area as [`Board::candidates`] lists it, without copying.
+    pub fn candidate_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        let centre = (self.stone_count() == 0).then(|| cell_of(self.size / 2, self.size / 2));
+        centre
+            .into_iter()
+            .chain(self.cand.iter().map(|&c| usize::from(c)))
+    }
+
     fn cand_add(&mut self, c: Cell) {
         if self.cand_pos[c] == u16::MAX {
             self.cand_pos[c] = self.cand.len() as u16;
@@ -755,20 +766,7 @@ impl Board {
         self.cells[c] = v;
         self.hash ^= ZOBRIST[color.index()][c];
         self.stones[color.index()] += 1;
-        for (d, &step) in DIRS.iter().enumerate() {
-            for i in 1..=self.radius {
-                let f = (c as isize + i * step) as usize;
-                self.keys[f][d] |= u32::from(v) << key_shift(-(i as i32));
-                if self.cells[f] == EMPTY as u8 {
-                    self.refresh(f, d);
-                }
-                let b = (c as isize - i * step) as usize;
-                self.keys[b][d] |= u32::from(v) << key_shift(i as i32);
-                if self.cells[b] == EMPTY as u8 {
-                    self.refresh(b, d);
-                }
-            }
-        }
+        self.update_lines(c, u32::from(v));
         self.add_near(c, 1);
     }
 
@@ -783,25 +781,46 @@ impl Board {
         self.cells[c] = EMPTY as u8;
         self.hash ^= ZOBRIST[color.index()][c];
         self.stones[color.index()] -= 1;
-        for (d, &step) in DIRS.iter().enumerate() {
-            for i in 1..=self.radius {
-                let f = (c as isize + i * step) as usize;
-                self.keys[f][d] &= !(3 << key_shift(-(i as i32)));
-                if self.cells[f] == EMPTY as u8 {
-                    self.refresh(f, d);
-                }
-                let b = (c as isize - i * step) as usize;
-                self.keys[b][d] &= !(3 << key_shift(i as i32));
-                if self.cells[b] == EMPTY as u8 {
-                    self.refresh(b, d);
-                }
-            }
-        }
+        self.update_lines(c, EMPTY);
         for k in 0..2 {
             self.refresh_all(c, k);
             self.count(c, k);
         }
         self.add_near(c, -1);
+    }
+
+    /// Writes the cell value `v` (a stone, or [`EMPTY`] when one is taken away) of cell
+    /// `c` into the line keys of the cells within the radius in the four directions, and
+    /// re-reads the patterns of those that are empty. The radius is a constant of each
+    /// instance, so that the loops unroll.
+    fn update_lines(&mut self, c: Cell, v: u32) {
+        if self.radius == 4 {
+            self.update_lines_within::<4>(c, v);
+        } else {
+            self.update_lines_within::<5>(c, v);
+        }
+    }
+
+    #[inline(always)]
+    fn update_lines_within<const R: isize>(&mut self, c: Cell, v: u32) {
+        for (d, &step) in DIRS.iter().enumerate() {
+            for i in 1..=R {
+                // Within the padded grid by construction (5 wall cells each side); the
+                // mask only tells the compiler so.
+                let f = (c as isize + i * step) as usize & (CELLS - 1);
+                let shift = key_shift(-(i as i32));
+                self.keys[f][d] = (self.keys[f][d] & !(3 << shift)) | v << shift;
+                if self.cells[f] == EMPTY as u8 {
+                    self.refresh(f, d);
+                }
+                let b = (c as isize - i * step) as usize & (CELLS - 1);
+                let shift = key_shift(i as i32);
+                self.keys[b][d] = (self.keys[b][d] & !(3 << shift)) | v << shift;
+                if self.cells[b] == EMPTY as u8 {
+                    self.refresh(b, d);
+                }
+            }
+        }
     }
 
     /// Counts a stone put at `c` (`delta` 1) or taken from it (-1) in the 5x5 square
@@ -826,20 +845,38 @@ impl Board {
     }
 
     /// Re-reads the pattern of empty cell `c` in direction `d` for both colours.
-    #[inline]
+    #[inline(always)]
     fn refresh(&mut self, c: Cell, d: usize) {
+        let c = c & (CELLS - 1);
         let pair = self.tables.pair(self.keys[c][d]);
         for k in 0..2 {
             let code = u16::from((pair >> (4 * k)) & 15);
             let old = self.packed[k][c];
             let new = (old & !(15 << (4 * d))) | code << (4 * d);
             if new != old {
-                self.uncount(c, k);
-                self.packed[k][c] = new;
-                self.combo[k][c] = Combo::of(new, self.forbid[k]);
-                self.value[k][c] = point_value(new, self.forbid[k]);
-                self.count(c, k);
+                self.repattern(c, k, new);
             }
+        }
+    }
+
+    /// Cell `c`'s packed patterns for colour index `k` become `new`: its class and
+    /// value are re-read and the counts moved from the old ones to the new.
+    #[inline(always)]
+    fn repattern(&mut self, c: Cell, k: usize, new: u16) {
+        let c = c & (CELLS - 1);
+        if self.learned_on {
+            self.add_learned(c, k, -1);
+        }
+        let info = self.info[k][usize::from(new)];
+        let old_combo = self.combo[k][c];
+        self.combo_count[k][old_combo as usize] -= 1;
+        self.combo_count[k][info.combo as usize] += 1;
+        self.value_sum[k] += i32::from(info.value) - i32::from(self.value[k][c]);
+        self.packed[k][c] = new;
+        self.combo[k][c] = info.combo;
+        self.value[k][c] = info.value;
+        if self.learned_on {
+            self.add_learned(c, k, 1);
         }
     }
 
@@ -850,9 +887,10 @@ impl Board {
             let code = (self.tables.pair(self.keys[c][d]) >> (4 * k)) & 15;
             packed |= u16::from(code) << (4 * d);
         }
+        let info = self.info[k][usize::from(packed)];
         self.packed[k][c] = packed;
-        self.combo[k][c] = Combo::of(packed, self.forbid[k]);
-        self.value[k][c] = point_value(packed, self.forbid[k]);
+        self.combo[k][c] = info.combo;
+        self.value[k][c] = info.value;
     }
 
     #[inline]
@@ -939,6 +977,85 @@ mod tests {
         while b.undo().is_some() {}
         assert_eq!(b.hash(), Board::new(15, Rule::Renju).unwrap().hash());
         assert_consistent(&b);
+    }
+
+    /// The board's incremental state recounted from its stones alone, by another path
+    /// than the incremental one: every key read off the cells, both colours' patterns
+    /// from the single-colour [`LineTable`]s (not the pair table the board uses), the
+    /// class and value from [`Combo::of`] and [`point_value`] (not the merged point-info
+    /// table), counts and sums by summation, the candidate area by scanning 5x5 squares.
+    fn assert_matches_recount(b: &Board) {
+        use crate::gomoku::patterns::{LineRule, LineTable};
+        use crate::gomoku::values::point_value;
+        let mut combo_count = [[0u16; COMBOS]; 2];
+        let mut value_sum = [0i32; 2];
+        for c in b.empty_cells() {
+            for (k, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                let table = LineTable::of(LineRule::of(b.rule, color));
+                let mut packed = 0u16;
+                for (d, &step) in DIRS.iter().enumerate() {
+                    let mut key = 0;
+                    for i in 1..=5isize {
+                        let fwd = u32::from(b.cells[(c as isize + i * step) as usize]);
+                        let back = u32::from(b.cells[(c as isize - i * step) as usize]);
+                        key |= fwd << key_shift(i as i32) | back << key_shift(-(i as i32));
+                    }
+                    packed |= (table.pattern(key, color) as u16) << (4 * d);
+                }
+                let combo = Combo::of(packed, b.forbid[k]);
+                assert_eq!(b.packed[k][c], packed, "patterns of {}", point_of(c));
+                assert_eq!(b.combo[k][c], combo, "class of {}", point_of(c));
+                assert_eq!(b.value[k][c], point_value(packed, b.forbid[k]));
+                combo_count[k][combo as usize] += 1;
+                value_sum[k] += i32::from(point_value(packed, b.forbid[k]));
+            }
+        }
+        assert_eq!(b.combo_count, combo_count);
+        assert_eq!(b.value_sum, value_sum);
+        let near = |c: Cell| {
+            let (p, n) = (point_of(c), b.size as isize);
+            (-2..=2isize)
+                .flat_map(|dy| (-2..=2isize).map(move |dx| (dx, dy)))
+                .filter(|&(dx, dy)| {
+                    let (x, y) = (p.x as isize + dx, p.y as isize + dy);
+                    (0..n).contains(&x)
+                        && (0..n).contains(&y)
+                        && b.stone_at(cell_of(x as usize, y as usize)).is_some()
+                })
+                .count()
+        };
+        let mut listed: Vec<Cell> = b.candidate_cells().collect();
+        listed.sort();
+        let mut scanned: Vec<Cell> = b.empty_cells().filter(|&c| near(c) > 0).collect();
+        if b.stone_count() == 0 {
+            scanned = vec![cell_of(b.size / 2, b.size / 2)];
+        }
+        assert_eq!(listed, scanned, "candidate area");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+        /// Random games on random boards, with take-backs: the incremental patterns,
+        /// classes, values, counts and candidate area equal a recount after every step.
+        #[test]
+        fn incremental_state_equals_a_recount_after_random_moves_and_undos(
+            size in 7usize..=20,
+            rule in 0usize..3,
+            steps in proptest::collection::vec((0u8..20, 0u8..20, 0u8..4), 1..60),
+        ) {
+            let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju][rule];
+            let mut b = Board::new(size, rule).unwrap();
+            for (x, y, op) in steps {
+                let p = Point::new(x % size as u8, y % size as u8);
+                if op == 0 {
+                    b.undo();
+                } else if b.stone(p).is_none() && b.winner().is_none() {
+                    // Unchecked, as the search plays (under RENJU also forbidden points).
+                    b.make(b.cell(p));
+                }
+                assert_matches_recount(&b);
+            }
+        }
     }
 
     #[test]

@@ -269,10 +269,11 @@ pub fn init() -> usize {
     for forbidden in [false, true] {
         combo_table(forbidden);
         super::values::point_value(0, forbidden);
+        super::values::point_info_table(forbidden);
     }
     // Line tables (2 of 2^20, 1 of 2^16), pair tables (2 of 2^20, 1 of 2^16), combo and
-    // value tables (2 x 2^16 x (1 + 2) bytes).
-    4 * (1 << KEY_BITS) + 2 * (1 << 16) + 2 * (1 << 16) * 3
+    // value tables (2 x 2^16 x (1 + 2) bytes), point-info tables (2 x 2^16 x 4 bytes).
+    4 * (1 << KEY_BITS) + 2 * (1 << 16) + 2 * (1 << 16) * (3 + 4)
 }
 
 /// Ternary cell values of the classifier: own stone, empty, blocked (opponent or wall).

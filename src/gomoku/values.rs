@@ -59,6 +59,37 @@ pub fn point_value(packed: u16, forbidden: bool) -> i16 {
     value_table(forbidden)[packed as usize]
 }
 
+/// A point's threat class and value for one colour, read together from its packed line
+/// patterns: the board re-reads both whenever one of the point's patterns changes, with
+/// one lookup ([`point_info_table`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointInfo {
+    /// The threat class ([`Combo::of`]).
+    pub combo: Combo,
+    /// The point value ([`point_value`]).
+    pub value: i16,
+}
+
+/// Packed quadruples of line patterns: every `u16`.
+pub const PACKED: usize = 1 << 16;
+
+/// [`PointInfo`] by packed patterns, for a colour with (`forbidden`) or without renju
+/// forbidden points; a fixed-size array, so that a `u16` indexes it unchecked.
+pub fn point_info_table(forbidden: bool) -> &'static [PointInfo; PACKED] {
+    static TABLES: [OnceLock<Box<[PointInfo; PACKED]>>; 2] = [OnceLock::new(), OnceLock::new()];
+    TABLES[usize::from(forbidden)].get_or_init(|| {
+        let infos: Box<[PointInfo]> = (0..=u16::MAX)
+            .map(|p| PointInfo {
+                combo: Combo::of(p, forbidden),
+                value: point_value(p, forbidden),
+            })
+            .collect();
+        infos
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("65,536 entries"))
+    })
+}
+
 fn value_table(forbidden: bool) -> &'static [i16] {
     static TABLES: [OnceLock<Box<[i16]>>; 2] = [OnceLock::new(), OnceLock::new()];
     TABLES[usize::from(forbidden)]

@@ -22,7 +22,7 @@ use crate::gomoku::point::Color;
 use super::Params;
 use super::eval::{evaluate_learned, evaluate_threats, evaluate_with};
 use super::limits::Clock;
-use super::movepick::{quiet_score, score_moves, select};
+use super::movepick::{quiet_score, score_moves, select, sort_cells_by_key};
 use super::root::RootMove;
 use super::score::{INFINITE, WIN_MIN, loss_in, win_in};
 use super::threats::{defences, five_points, four_moves, has_flex4_threat, legal};
@@ -169,11 +169,9 @@ impl<'a> Search<'a> {
         result
     }
 
-    fn find_flex4(&mut self, us: Color) -> Option<Cell> {
-        let mut cands = Vec::new();
-        self.board.candidates(&mut cands);
-        cands
-            .into_iter()
+    fn find_flex4(&self, us: Color) -> Option<Cell> {
+        self.board
+            .candidate_cells()
             .find(|&c| self.board.combo(c, us) == Combo::Flex4)
     }
 
@@ -491,7 +489,14 @@ impl<'a> Search<'a> {
         } else {
             four_moves(self.board, us, &cands, &mut moves);
         }
-        moves.sort_by_key(|&c| (self.board.combo(c, us) as i32) * 10_000 - self.board.value(c, us));
+        // Strongest class first, then the higher value (the ply's picker buffer is free:
+        // no main-search node shares the ply).
+        let mut keyed = std::mem::take(&mut self.scored[ply]);
+        let board = &*self.board;
+        sort_cells_by_key(&mut moves, &mut keyed, |c| {
+            (board.combo(c, us) as i32) * 10_000 - board.value(c, us)
+        });
+        self.scored[ply] = keyed;
         let mut best = stand;
         let mut best_move = None;
         for &m in &moves {

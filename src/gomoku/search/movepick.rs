@@ -72,6 +72,20 @@ pub fn select(list: &mut [(Cell, i32)], i: usize) {
     }
 }
 
+/// Sorts `cells` by `key`, ascending and stable (as `sort_by_key` would), reading each
+/// key once into `scratch` rather than twice per comparison: the keys are board lookups.
+pub fn sort_cells_by_key(
+    cells: &mut Vec<Cell>,
+    scratch: &mut Vec<(Cell, i32)>,
+    key: impl Fn(Cell) -> i32,
+) {
+    scratch.clear();
+    scratch.extend(cells.iter().map(|&c| (c, key(c))));
+    scratch.sort_by_key(|&(_, k)| k);
+    cells.clear();
+    cells.extend(scratch.iter().map(|&(c, _)| c));
+}
+
 /// Moves handed out by selection before the rest is sorted.
 pub const SELECT_FIRST: usize = 6;
 

@@ -138,9 +138,20 @@ pub fn cells_at_least(
     }
 }
 
+/// Whether `color` has an empty point of some class from `strongest` to `weakest`
+/// (codes in between included), by the counts the board keeps.
+fn any_of_classes(board: &Board, color: Color, strongest: Combo, weakest: Combo) -> bool {
+    (strongest as u8..=weakest as u8).any(|k| board.combo_count(color, Combo::from_code(k)) > 0)
+}
+
 /// Cells where `color` makes a four (one five point or more, not a five itself).
 pub fn four_moves(board: &mut Board, color: Color, candidates: &[Cell], out: &mut Vec<Cell>) {
     out.clear();
+    // Only the classes Flex4 ..= Four (DoubleThreeCandidate among them) make a four:
+    // with none on the board, there is nothing to scan for.
+    if !any_of_classes(board, color, Combo::Flex4, Combo::Four) {
+        return;
+    }
     for &c in candidates {
         let k = board.combo(c, color);
         let four = k.is_four() && k != Combo::Five
@@ -164,6 +175,10 @@ pub fn has_open_three(board: &Board, c: Cell, color: Color) -> bool {
 /// Cells where `color` makes a four or an open three (VCT's attacking moves).
 pub fn threat_moves(board: &mut Board, color: Color, candidates: &[Cell], out: &mut Vec<Cell>) {
     out.clear();
+    // The threat classes are Flex4 ..= Three.
+    if !any_of_classes(board, color, Combo::Flex4, Combo::Three) {
+        return;
+    }
     for &c in candidates {
         let k = board.combo(c, color);
         let threat = match k {

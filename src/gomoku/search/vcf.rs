@@ -22,6 +22,7 @@ use crate::gomoku::board::{Board, Cell};
 use crate::gomoku::point::Color;
 
 use super::limits::Clock;
+use super::movepick::sort_cells_by_key;
 use super::threats::{blocks_after, five_points, four_dirs, four_moves, legal};
 
 /// A lossy memory of positions (Zobrist keys) that failed at a given depth.
@@ -71,6 +72,8 @@ pub struct Vcf<'c> {
     /// Per-depth move buffers (reused).
     buffers: Vec<Vec<Cell>>,
     candidates: Vec<Vec<Cell>>,
+    /// Sort keys of the four moves being ordered ([`sort_cells_by_key`]).
+    keyed: Vec<(Cell, i32)>,
     /// Salt mixed into cache keys so that VCF and other users of the cache differ.
     salt: u64,
     aborted: bool,
@@ -99,6 +102,7 @@ impl<'c> Vcf<'c> {
             cache,
             buffers: Vec::new(),
             candidates: Vec::new(),
+            keyed: Vec::new(),
             salt: 0x5BD1_E995_0000_0000,
             aborted: false,
             deadline: None,
@@ -228,7 +232,11 @@ impl<'c> Vcf<'c> {
             self.give_back(depth, moves, cands);
             return None;
         }
-        order_fours(board, a, &mut moves);
+        // Four-three first, then by point value (own plus half the opponent's).
+        sort_cells_by_key(&mut moves, &mut self.keyed, |c| {
+            let combo = board.combo(c, a) as i32;
+            -(board.value(c, a) + board.value(c, d) / 2) + combo * 10_000
+        });
         let mut won = None;
         for &m in &moves {
             let dirs = four_dirs(board, m, a);
@@ -283,13 +291,4 @@ impl<'c> Vcf<'c> {
 fn wins_outright(board: &Board, c: Cell, color: Color) -> bool {
     use crate::gomoku::patterns::Combo;
     board.combo(c, color) == Combo::Flex4
-}
-
-/// Orders four moves: four-three first, then by point value (own plus the opponent's).
-fn order_fours(board: &Board, color: Color, moves: &mut [Cell]) {
-    let key = |&c: &Cell| {
-        let combo = board.combo(c, color) as i32;
-        -(board.value(c, color) + board.value(c, color.opponent()) / 2) + combo * 10_000
-    };
-    moves.sort_by_key(key);
 }

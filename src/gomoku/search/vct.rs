@@ -24,6 +24,7 @@ use std::sync::atomic::AtomicBool;
 use crate::gomoku::board::{Board, Cell};
 
 use super::limits::Clock;
+use super::movepick::sort_cells_by_key;
 use super::threats::{
     blocks_after, defences, five_points, four_dirs, four_moves, has_flex4_threat, legal,
     threat_moves,
@@ -60,6 +61,8 @@ pub struct Vct<'c> {
     pool: Vec<Vec<Cell>>,
     /// `lines[ply]`: the principal line from the node at `ply` when it was proven.
     lines: Vec<Vec<Cell>>,
+    /// Sort keys of the moves being ordered ([`sort_cells_by_key`]).
+    keyed: Vec<(Cell, i32)>,
 }
 
 impl<'c> Vct<'c> {
@@ -79,6 +82,7 @@ impl<'c> Vct<'c> {
             stop: None,
             pool: Vec::new(),
             lines: Vec::new(),
+            keyed: Vec::new(),
         }
     }
 
@@ -230,7 +234,11 @@ impl<'c> Vct<'c> {
             self.give(moves);
             return None;
         }
-        order(board, a, &mut moves);
+        // Fours before threes, then by point value.
+        sort_cells_by_key(&mut moves, &mut self.keyed, |c| {
+            let combo = board.combo(c, a) as i32;
+            combo * 10_000 - board.value(c, a) - board.value(c, d) / 2
+        });
         let mut result = None;
         for &m in &moves {
             let dirs = four_dirs(board, m, a);
@@ -315,7 +323,9 @@ impl<'c> Vct<'c> {
             return Some(2);
         }
         // Refutations first: the defender's strongest points.
-        replies.sort_by_key(|&c| -(board.value(c, d) + board.value(c, a)));
+        sort_cells_by_key(&mut replies, &mut self.keyed, |c| {
+            -(board.value(c, d) + board.value(c, a))
+        });
         let mut worst = Some(0);
         for &r in &replies {
             board.make(r);
@@ -338,12 +348,4 @@ impl<'c> Vct<'c> {
         self.give(replies);
         worst
     }
-}
-
-/// Attacking moves: fours before threes, then by point value.
-fn order(board: &Board, color: crate::gomoku::point::Color, moves: &mut [Cell]) {
-    moves.sort_by_key(|&c| {
-        let combo = board.combo(c, color) as i32;
-        combo * 10_000 - board.value(c, color) - board.value(c, color.opponent()) / 2
-    });
 }
