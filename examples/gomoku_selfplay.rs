@@ -7,7 +7,7 @@
 //!
 //! Each opening (the centre plus 1-3 random moves within two points of it, from
 //! `--seed`) is played twice, A as black then B as black. A parameter set is a comma
-//! list of `name=value` over the defaults (`lmr`, `lmp`, `lmps`, `lmpd`, `dw`, `vct`, `rvd`, `qsd`, `qsp`, `qsc`, `nm`, `et`, `le`, `soft`). Prints
+//! list of `name=value` over the defaults (`lmr`, `lmp`, `lmps`, `lmpd`, `dw`, `vct`, `rvd`, `qsd`, `qsp`, `qsc`, `nm`, `et`, `le`, `soft`, `fut`). Prints
 //! one line per game and A's score with a 95% interval and the Elo difference.
 
 use std::time::{Duration, Instant};
@@ -70,6 +70,7 @@ fn params(spec: &str) -> Params {
             "et" => p.eval_threats = n != 0,
             "le" => p.learned_eval = n != 0,
             "soft" => p.soft_percent = n as u32,
+            "fut" => p.futility_margin = n as i32,
             _ => panic!("unknown parameter {k}"),
         }
     }

@@ -213,6 +213,7 @@ impl<'a> Search<'a> {
             new_depth: if forced.is_some() { depth } else { depth - 1 },
             restricted,
             forced: forced.is_some(),
+            static_eval: 0,
         };
         if moves.is_empty() {
             // Black under RENJU with every point forbidden: no move; count it a loss.
@@ -220,6 +221,10 @@ impl<'a> Search<'a> {
             return loss_in(ply as i32 + 2);
         }
         let static_eval = hit.map(|h| h.eval).unwrap_or_else(|| self.eval());
+        let node = Node {
+            static_eval,
+            ..node
+        };
         if let Some(score) = self.null_move(&node, beta, static_eval) {
             self.put_back(2 * ply, moves);
             return score;
@@ -351,7 +356,7 @@ impl<'a> Search<'a> {
             select(ordered, i);
             let (m, score_hint) = ordered[i];
             let quiet = score_hint < quiet_score::THREAT_FLOOR;
-            if quiet && self.late_move_pruned(node, i, best) {
+            if quiet && (self.late_move_pruned(node, i, best) || self.futile(node, alpha, best)) {
                 continue;
             }
             let reduction = if quiet { reduction(node, i) } else { 0 };
@@ -387,6 +392,21 @@ impl<'a> Search<'a> {
             && node.depth <= self.params.lmp_depth
             && i >= self.params.lmp_base + self.params.lmp_step * node.depth as usize
             && best > -WIN_MIN
+    }
+
+    /// Futility pruning: a quiet move at a non-PV node one or two plies from the
+    /// horizon, whose static evaluation is so far below alpha that a quiet move is not
+    /// expected to lift it, is not searched (once some move has been).
+    fn futile(&self, node: &Node, alpha: i32, best: i32) -> bool {
+        let margin = self.params.futility_margin;
+        margin > 0
+            && !node.pv_node
+            && !node.restricted
+            && !node.forced
+            && node.depth <= 2
+            && best > -WIN_MIN
+            && alpha.abs() < WIN_MIN
+            && node.static_eval + margin * node.depth <= alpha
     }
 
     /// The `i`-th move's score (the move made): the first with the full window, the
@@ -595,6 +615,8 @@ struct Node {
     restricted: bool,
     /// Whether the move is a forced block.
     forced: bool,
+    /// The static evaluation of the node (for futility pruning).
+    static_eval: i32,
 }
 
 /// Late move reduction of the `i`-th move when it is quiet: none for the first three,

@@ -40,6 +40,10 @@ pub struct Params {
     /// the caller gives no [`super::Limits::soft_deadline`]). An iteration cut short by
     /// the deadline still counts the root moves it finished ([`super::root`]).
     pub soft_percent: u32,
+    /// Futility pruning: at non-PV nodes with 1 or 2 plies left, a quiet move is not
+    /// searched when the static evaluation plus this margin per ply left is at most
+    /// alpha (0 = off).
+    pub futility_margin: i32,
 }
 
 impl Default for Params {
@@ -59,6 +63,7 @@ impl Default for Params {
             eval_threats: false,
             learned_eval: false,
             soft_percent: 50,
+            futility_margin: 0,
         }
     }
 }
