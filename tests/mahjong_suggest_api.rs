@@ -143,8 +143,11 @@ async fn an_exhausted_budget_still_gives_every_candidate_an_estimate_with_its_er
                 assert!(c.tenpai_probability_stderr > 0.0, "{c:?}");
             }
             ProbabilityMethod::Exact => assert_eq!(c.win_probability_stderr, 0.0),
-            // The server's hard deadline is seconds away: never the shape-only fallback.
-            ProbabilityMethod::Unspecified | ProbabilityMethod::NotComputed => {
+            // The server's hard deadline is seconds away: never the shape-only fallback;
+            // without a table the figures are always needed.
+            ProbabilityMethod::Unspecified
+            | ProbabilityMethod::NotComputed
+            | ProbabilityMethod::NotNeeded => {
                 panic!("no figures: {c:?}")
             }
         }

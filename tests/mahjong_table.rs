@@ -13,8 +13,9 @@ mod common;
 use gameai::proto::mahjong_service_client::MahjongServiceClient;
 use gameai::proto::mahjong_service_server::MahjongService;
 use gameai::proto::{
-    From, MahjongCalledMeld, MahjongOpponent, MahjongRiverTile, MahjongTable, MeldKind, Ruleset,
-    SuggestMahjongCallRequest, SuggestMahjongDiscardRequest, SuggestMahjongDiscardResponse,
+    From, MahjongCalledMeld, MahjongOpponent, MahjongRiverTile, MahjongTable, MeldKind,
+    ProbabilityMethod, Ruleset, SuggestMahjongCallRequest, SuggestMahjongDiscardRequest,
+    SuggestMahjongDiscardResponse,
 };
 use gameai::service::mahjong::MahjongApi;
 use tonic::{Code, Request, Status};
@@ -542,6 +543,47 @@ async fn a_far_cheap_hand_folds_against_riichi() {
         .fold(f64::INFINITY, f64::min);
     assert_eq!(best.deal_in_probability.unwrap(), min);
     assert!(!answer.riichi);
+}
+
+/// The README's far cheap hand at the base table, across in riichi (see
+/// `a_far_cheap_hand_folds_against_riichi`), or with nobody in riichi.
+fn far_cheap_hand(riichi: bool) -> SuggestMahjongDiscardRequest {
+    let mut table = if riichi { base_table() } else { quiet_table() };
+    table.opponents[1].river[0] = from_hand("9p");
+    table.river[0] = from_hand("3z");
+    SuggestMahjongDiscardRequest {
+        hand: "1368m2479p1368s55z".into(),
+        ..discard_at(table)
+    }
+}
+
+#[tokio::test]
+async fn a_fold_says_its_win_probabilities_were_not_needed() {
+    // Against riichi this hand folds whatever its chances (pushing a three-shanten
+    // cheap hand is worth less than the risk even for a sure win): the service computes
+    // no win probability, searches no state and simulates no path, and says so on
+    // every candidate; the expected points are still given.
+    let answer = discard(far_cheap_hand(true)).await.unwrap();
+    let stats = answer.stats.as_ref().unwrap();
+    assert_eq!((stats.nodes, stats.samples, stats.exact), (0, 0, false));
+    assert_eq!(answer.candidates.len(), 13);
+    for c in &answer.candidates {
+        assert_eq!(c.method(), ProbabilityMethod::NotNeeded, "{c:?}");
+        assert_eq!((c.win_probability, c.tenpai_probability), (0.0, 0.0));
+        assert!(c.expected_points.is_some());
+    }
+    // Nobody in riichi: the same hand pushes, its win probabilities decide, and they
+    // are computed (simulated or exact, never left out).
+    let answer = discard(far_cheap_hand(false)).await.unwrap();
+    assert!(answer.stats.unwrap().samples > 0);
+    for c in &answer.candidates {
+        let m = c.method();
+        assert!(
+            matches!(m, ProbabilityMethod::Simulated | ProbabilityMethod::Exact),
+            "{c:?}"
+        );
+    }
+    assert!(answer.candidates.iter().any(|c| c.win_probability > 0.0));
 }
 
 #[tokio::test]

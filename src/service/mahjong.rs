@@ -344,11 +344,16 @@ mod suggest {
         };
         let shown = hand.clone();
         let quick = hand.clone();
+        let at = table.clone();
         // Late (the engine thread starved): the shape-only ranking, in microseconds.
+        // At a table the engine's work is bounded (`table::effort`).
         let advice = run_or_fallback_with(
             times.answer,
             move || strategy::discard_by_shape(&quick, draws),
-            move || strategy::suggest_discard(&hand, draws, Some(deadline)),
+            move || match &at {
+                None => strategy::suggest_discard(&hand, draws, Some(deadline)),
+                Some(at) => table::discard_at_table(&hand, at, Some(deadline)),
+            },
         )
         .await?
         .map_err(decision_error)?;
@@ -569,6 +574,7 @@ mod suggest {
             Method::Exact => proto::ProbabilityMethod::Exact,
             Method::Simulated => proto::ProbabilityMethod::Simulated,
             Method::NotComputed => proto::ProbabilityMethod::NotComputed,
+            Method::NotNeeded => proto::ProbabilityMethod::NotNeeded,
         }
     }
 

@@ -108,7 +108,8 @@ def make_seat(kind: str, rpc, counters: dict, args):
     pb, stub = rpc
     return ServiceSeat(stub, pb, counters[kind], table=(kind == "service+table"),
                        calls=args.calls_table if kind == "service+table" else args.calls,
-                       budget_ms=args.budget_ms, timeout=args.timeout)
+                       budget_ms=args.budget_ms, timeout=args.timeout,
+                       record=args.record_out, record_source=f"riichi_arena seed {args.current_seed}")
 
 
 def play_game(seed: int, kinds: list[str], rpc, counters: dict, args, game_no: int, danger_out):
@@ -192,6 +193,8 @@ def main() -> int:
     ap.add_argument("--danger", help="danger records (JSONL, gzip when the name ends .gz)")
     ap.add_argument("--max-illegal", type=int, default=None, help="exit 1 above this many illegal actions")
     ap.add_argument("--max-errors", type=int, default=None, help="exit 1 above this many RPC errors")
+    ap.add_argument("--record-requests",
+                    help="write every service+table request as a loadgen envelope line (JSONL)")
     ap.add_argument("--progress", type=int, default=0, help="print a line every N hanchan")
     args = ap.parse_args()
 
@@ -211,6 +214,8 @@ def main() -> int:
     danger_out = None
     if args.danger:
         danger_out = gzip.open(args.danger, "wt") if args.danger.endswith(".gz") else open(args.danger, "w")
+    args.record_out = open(args.record_requests, "w") if args.record_requests else None
+    args.current_seed = args.seed
     lines: list[dict] = []
     illegal_total = 0
     games = 0
@@ -219,6 +224,7 @@ def main() -> int:
     try:
         for w in range(args.wall_sets):
             seed = args.seed + w
+            args.current_seed = seed
             for rotation in range(args.rotations):
                 kinds = [args.field] * 4
                 kinds[rotation] = args.challenger
@@ -249,6 +255,8 @@ def main() -> int:
             log_out.close()
         if danger_out:
             danger_out.close()
+        if args.record_out:
+            args.record_out.close()
         if server:
             code = server.stop()
             if code != 0:

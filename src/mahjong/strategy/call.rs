@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use super::candidate::{Continuation, DiscardCandidate, Method};
 use super::clock::Clock;
-use super::discard::{FAR_STATES, PLAN_MAX_SHANTEN, plan_state_limit, rank_discards};
+use super::discard::{PLAN_MAX_SHANTEN, rank_discards_within};
+use super::effort::Effort;
 use super::figures;
 use super::open_yaku::{Yakuhai, keeps_yaku};
 use super::{DecisionError, resolve_draws};
@@ -144,6 +145,28 @@ pub fn suggest_call_at(
     deadline: Option<Instant>,
     yakuhai: &Yakuhai,
 ) -> Result<CallAdvice, DecisionError> {
+    suggest_call_within(
+        hand,
+        offered,
+        from,
+        draws_left,
+        deadline,
+        yakuhai,
+        &Effort::FULL,
+    )
+}
+
+/// [`suggest_call_at`] within the work bounds `effort` (each option valued as a discard
+/// decision within them, passing and a kan with at most `effort.option_paths` paths).
+pub fn suggest_call_within(
+    hand: &Hand,
+    offered: Tile,
+    from: From,
+    draws_left: Option<u32>,
+    deadline: Option<Instant>,
+    yakuhai: &Yakuhai,
+    effort: &Effort,
+) -> Result<CallAdvice, DecisionError> {
     let (pool, draws) = pool_after_offer(hand, offered, draws_left)?;
     let h = hand.concealed().0;
     let ruleset = hand.ruleset();
@@ -165,11 +188,12 @@ pub fn suggest_call_at(
     }
     let clock = Clock::new(deadline);
     let share = 1.0 / (calls.len() + 1) as f64;
-    let pass = value_hand(&judge, &h, &pool, draws, clock.at(share));
+    let pass = value_hand(&judge, &h, &pool, draws, clock.at(share), effort);
     let choice = if wins {
         Choice::win(offered)
     } else {
-        let (best, states, paths) = value_calls(hand, &calls, offered, &pool, draws, &clock, share);
+        let (best, states, paths) =
+            value_calls(hand, &calls, offered, &pool, draws, &clock, share, effort);
         Choice::between(best, &pass, offered, states, paths)
     };
     let mut advice = choice.advice(pass, draws);
@@ -270,6 +294,7 @@ fn call_options(h: &[u8; 34], offered: Tile, from: From, ruleset: Ruleset) -> Ve
 /// Values every call option, the `k`-th by the clock's share `share * (k + 2)` (the
 /// first share went to passing): the best (the first of equals), and the states and
 /// paths all of them cost.
+#[allow(clippy::too_many_arguments)]
 fn value_calls(
     hand: &Hand,
     calls: &[CallOption],
@@ -278,6 +303,7 @@ fn value_calls(
     draws: u32,
     clock: &Clock,
     share: f64,
+    effort: &Effort,
 ) -> (Option<(CallAction, Meld, Valued)>, u64, u64) {
     let ruleset = hand.ruleset();
     let (mut states, mut paths) = (0, 0);
@@ -293,7 +319,14 @@ fn value_calls(
         let v = if call.action == CallAction::Kan {
             // The replacement draw counts as one more draw from the same pool.
             let size: u32 = pool.iter().map(|&c| u32::from(c)).sum();
-            value_hand(&judge, &call.after, pool, (draws + 1).min(size), until)
+            value_hand(
+                &judge,
+                &call.after,
+                pool,
+                (draws + 1).min(size),
+                until,
+                effort,
+            )
         } else {
             // Under RIICHI (Tenhou's rules) the discard after the call may not swap.
             let forbidden = if ruleset == Ruleset::Riichi {
@@ -301,7 +334,7 @@ fn value_calls(
             } else {
                 Vec::new()
             };
-            value_after_call(&judge, &call.after, pool, draws, until, &forbidden)
+            value_after_call(&judge, &call.after, pool, draws, until, &forbidden, effort)
         };
         states += v.states;
         paths += v.paths;
@@ -453,8 +486,9 @@ fn value_after_call(
     draws: u32,
     deadline: Option<Instant>,
     forbidden: &[Tile],
+    effort: &Effort,
 ) -> Valued {
-    let ranked = rank_discards(judge, after, pool, draws, deadline);
+    let ranked = rank_discards_within(judge, after, pool, draws, deadline, effort);
     match ranked
         .candidates
         .iter()
@@ -476,14 +510,17 @@ fn value_after_call(
     }
 }
 
-/// A 3n+1 hand (passing, or after a kan) valued with the tiers of a discard decision.
+/// A 3n+1 hand (passing, or after a kan) valued with the tiers of a discard decision
+/// (within `effort`; the states of a search that did not fit counted).
 fn value_hand(
     judge: &ShantenJudge,
     h: &[u8; 34],
     pool: &[u8; 34],
     draws: u32,
     deadline: Option<Instant>,
+    effort: &Effort,
 ) -> Valued {
+    let mut spent = 0;
     let clock = Clock::new(deadline);
     let mut c = DiscardCandidate::shell(Tile(0), judge.shanten(h), Ukeire::default());
     let seed = figures::seed_of(h, pool, draws);
@@ -503,6 +540,7 @@ fn value_hand(
             c.set_exact(w, t, Continuation::Optimal);
             return valued(&c, solver.states(), 0);
         }
+        spent += solver.states();
     }
     if c.shanten <= PLAN_MAX_SHANTEN {
         let mut planner = Planner::new(
@@ -513,14 +551,16 @@ fn value_hand(
             draws,
             clock.at(0.6),
         );
-        if let Some(limit) = plan_state_limit(c.shanten) {
+        if let Some(limit) = effort.plan_state_limit(c.shanten) {
             planner = planner.with_state_limit(limit);
         }
+        let max = effort.option_paths;
         if let Ok(root) = planner.draw_root(h, true) {
             let paths =
-                figures::simulate_plan(&planner, root, pool, seed, 512, &clock, 0.9, &mut c);
-            return valued(&c, planner.states(), paths);
+                figures::simulate_plan(&planner, root, pool, seed, max, &clock, 0.9, &mut c);
+            return valued(&c, spent + planner.states(), paths);
         }
+        spent += planner.states();
     }
     let mut planner = Planner::new(
         *judge,
@@ -530,15 +570,16 @@ fn value_hand(
         draws,
         clock.at(0.5),
     )
-    .with_state_limit(FAR_STATES);
+    .with_state_limit(effort.far_states);
     if let Ok(root) = planner.draw_root(h, false) {
         let odds = planner.odds(root);
         c.set_exact(odds.win, odds.tenpai, Continuation::AdvanceOrThrow);
-        return valued(&c, planner.states(), 0);
+        return valued(&c, spent + planner.states(), 0);
     }
-    let (rolled, paths) = figures::rollouts(judge, &[*h], pool, draws, &[512], seed, &clock, 0.95);
+    let want = [effort.option_paths];
+    let (rolled, paths) = figures::rollouts(judge, &[*h], pool, draws, &want, seed, &clock, 0.95);
     rolled[0].write(&mut c);
-    valued(&c, planner.states(), paths)
+    valued(&c, spent + planner.states(), paths)
 }
 
 fn valued(c: &DiscardCandidate, states: u64, paths: u64) -> Valued {

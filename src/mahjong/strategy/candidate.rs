@@ -17,6 +17,10 @@ pub enum Method {
     /// Not computed: the shape-only answer ([`super::shape`]), ranked by shanten and
     /// ukeire; its probabilities are 0 and mean nothing.
     NotComputed,
+    /// Not computed because no win probability could change the decision (a table's
+    /// fold: `crate::mahjong::table::effort`); ranked by shanten and ukeire, its
+    /// probabilities are 0 and mean nothing.
+    NotNeeded,
 }
 
 /// What the player is assumed to do after the discard: the policy whose probabilities

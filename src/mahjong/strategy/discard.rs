@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use super::candidate::{Continuation, DiscardCandidate, compare_candidates, shells};
 use super::clock::Clock;
+use super::effort::Effort;
 use super::figures;
 use super::play;
 use super::{DecisionError, resolve_draws};
@@ -29,25 +30,16 @@ pub const PLAN_MAX_SHANTEN: i8 = 3;
 /// 101-113 ms; at 60,000 states the p99 is 57 ms and 7 of 167 3-shanten choices differ.
 pub const PLAN_STATES_AT_3_SHANTEN: usize = 60_000;
 
-/// The plan's own state bound for a hand whose best discard keeps `shanten` (`None`:
-/// only the memory bound).
-pub(crate) fn plan_state_limit(shanten: i8) -> Option<usize> {
-    (shanten >= 3).then_some(PLAN_STATES_AT_3_SHANTEN)
-}
-
 /// State bound of the far tier's advance-or-throw search (about 5 MiB with 17 draws):
 /// beyond it the far tier simulates instead.
 pub const FAR_STATES: usize = 20_000;
 
-/// Simulated paths of the plan for the best three candidates and for the others.
-const PLAN_PATHS: (u64, u64) = (512, 64);
-
-/// Greedy rollouts for the candidates that compete for the choice and for the others
-/// (the shanten-raising ones, which rank after every keeping one, and keeping ones
-/// behind the best on shape in the far tier): the others' figures are only reported, so
-/// they get the floor of [`figures::MIN_PATHS`] and say so by their larger standard
-/// error.
-const ROLLOUTS: (u64, u64) = (256, figures::MIN_PATHS);
+// The simulated paths of the plan (512 for the best three candidates, 64 for the
+// others) and the greedy rollouts (256 for the candidates that compete for the choice,
+// the floor of `figures::MIN_PATHS` for the others: the shanten-raising ones, which rank
+// after every keeping one, and keeping ones behind the best on shape in the far tier,
+// whose figures are only reported and say so by their larger standard error) are
+// `Effort::FULL`'s (`super::effort`).
 
 /// Hands up to this shanten weigh their shanten-raising discards exactly (advance or
 /// throw from one level up) and may prefer them; from farther, a raise is simulated and
@@ -90,13 +82,23 @@ pub fn suggest_discard(
     draws_left: Option<u32>,
     deadline: Option<Instant>,
 ) -> Result<DiscardAdvice, DecisionError> {
+    suggest_discard_within(hand, draws_left, deadline, &Effort::FULL)
+}
+
+/// [`suggest_discard`] within the work bounds `effort` (as well as the deadline).
+pub fn suggest_discard_within(
+    hand: &Hand,
+    draws_left: Option<u32>,
+    deadline: Option<Instant>,
+    effort: &Effort,
+) -> Result<DiscardAdvice, DecisionError> {
     let DiscardSetup {
         judge,
         h,
         pool,
         draws,
     } = DiscardSetup::of(hand, draws_left)?;
-    let ranked = rank_discards(&judge, &h, &pool, draws, deadline);
+    let ranked = rank_discards_within(&judge, &h, &pool, draws, deadline, effort);
     Ok(DiscardAdvice {
         is_winning: judge.is_winning(&h),
         candidates: ranked.candidates,
@@ -144,7 +146,7 @@ pub struct Ranked {
     pub candidates: Vec<DiscardCandidate>,
     /// Every figure exact.
     pub exact: bool,
-    /// States evaluated.
+    /// States evaluated (a search that did not fit included).
     pub states: u64,
     /// Paths simulated.
     pub paths: u64,
@@ -162,6 +164,18 @@ pub fn rank_discards(
     pool: &[u8; 34],
     draws: u32,
     deadline: Option<Instant>,
+) -> Ranked {
+    rank_discards_within(judge, h, pool, draws, deadline, &Effort::FULL)
+}
+
+/// [`rank_discards`] within the work bounds `effort`.
+pub fn rank_discards_within(
+    judge: &ShantenJudge,
+    h: &[u8; 34],
+    pool: &[u8; 34],
+    draws: u32,
+    deadline: Option<Instant>,
+    effort: &Effort,
 ) -> Ranked {
     let clock = Clock::new(deadline);
     let mut cands = shells(judge, h, pool);
@@ -182,13 +196,19 @@ pub fn rank_discards(
     } else {
         None
     };
+    // States of searches that did not fit: work done all the same.
+    let mut spent = 0;
     if ranked.is_none() && figures::optimal_fits(pool, draws, cands.len()) {
-        ranked = optimal_tier(judge, h, pool, draws, &clock, &cands);
+        ranked = optimal_tier(judge, h, pool, draws, &clock, &cands, &mut spent);
     }
     if ranked.is_none() && best <= PLAN_MAX_SHANTEN {
-        ranked = plan_tier(judge, h, pool, draws, &clock, &cands, best);
+        ranked = plan_tier(
+            judge, h, pool, draws, &clock, &cands, best, effort, &mut spent,
+        );
     }
-    let mut ranked = ranked.unwrap_or_else(|| far_tier(judge, h, pool, draws, &clock, cands, best));
+    let mut ranked =
+        ranked.unwrap_or_else(|| far_tier(judge, h, pool, draws, &clock, cands, best, effort));
+    ranked.states += spent;
     ranked.candidates.sort_by(compare_candidates);
     for c in &mut ranked.candidates {
         c.play = play::play_figure(c, judge.ruleset(), judge.melds(), draws);
@@ -201,7 +221,7 @@ pub fn rank_discards(
 }
 
 /// The exact optimum for every candidate, or `None` if the search does not fit (within
-/// a third of the budget).
+/// a third of the budget; its states then added to `spent`).
 fn optimal_tier(
     judge: &ShantenJudge,
     h: &[u8; 34],
@@ -209,12 +229,16 @@ fn optimal_tier(
     draws: u32,
     clock: &Clock,
     cands: &[DiscardCandidate],
+    spent: &mut u64,
 ) -> Option<Ranked> {
     let mut solver = OptimalSolver::new(*judge, clock.at(0.33));
     let mut out = cands.to_vec();
     for c in &mut out {
         let left = without(h, c.tile.index());
-        let (w, t) = figures::optimal(&mut solver, &left, pool, draws)?;
+        let Some((w, t)) = figures::optimal(&mut solver, &left, pool, draws) else {
+            *spent += solver.states();
+            return None;
+        };
         c.set_exact(w, t, Continuation::Optimal);
     }
     Some(Ranked {
@@ -228,7 +252,9 @@ fn optimal_tier(
 /// The plan for every shanten-keeping candidate (with its one change) and, for a tenpai
 /// hand, the shanten-raising ones (advance or throw: the raise is the change); other
 /// raising candidates get greedy rollouts and rank after the keeping ones. `None` if the
-/// plan does not fit (within 60 % of the budget, and [`plan_state_limit`]).
+/// plan does not fit (within 60 % of the budget, and the effort's state bound; its states
+/// then added to `spent`).
+#[allow(clippy::too_many_arguments)]
 fn plan_tier(
     judge: &ShantenJudge,
     h: &[u8; 34],
@@ -237,6 +263,8 @@ fn plan_tier(
     clock: &Clock,
     cands: &[DiscardCandidate],
     best: i8,
+    effort: &Effort,
+    spent: &mut u64,
 ) -> Option<Ranked> {
     let mut planner = Planner::new(
         *judge,
@@ -246,22 +274,31 @@ fn plan_tier(
         draws,
         clock.at(0.6),
     );
-    if let Some(limit) = plan_state_limit(best) {
+    if let Some(limit) = effort.plan_state_limit(best) {
         planner = planner.with_state_limit(limit);
     }
     let mut out = cands.to_vec();
     let mut roots = vec![None; out.len()];
-    // Keeping candidates first: they are the likely choices.
-    for (c, root) in out.iter().zip(roots.iter_mut()) {
-        if c.shanten == best {
-            *root = Some(planner.root(h, c.tile.index(), true).ok()??);
-        }
-    }
-    // Breaking a tenpai hand at once is worth weighing (a weak wait): advance or throw
-    // from 1-shanten is cheap. Farther raises go to rollouts and rank after.
-    for (c, root) in out.iter().zip(roots.iter_mut()) {
-        if c.shanten > best && best <= RAISE_EXACT_UP_TO {
-            *root = Some(planner.root(h, c.tile.index(), false).ok()??);
+    // Keeping candidates first: they are the likely choices. Breaking a tenpai hand at
+    // once is worth weighing (a weak wait): advance or throw from 1-shanten is cheap.
+    // Farther raises go to rollouts and rank after.
+    for keep in [true, false] {
+        for (c, root) in out.iter().zip(roots.iter_mut()) {
+            let wanted = if keep {
+                c.shanten == best
+            } else {
+                c.shanten > best && best <= RAISE_EXACT_UP_TO
+            };
+            if !wanted {
+                continue;
+            }
+            match planner.root(h, c.tile.index(), keep) {
+                Ok(Some(r)) => *root = Some(r),
+                _ => {
+                    *spent += planner.states();
+                    return None;
+                }
+            }
         }
     }
     let seed = figures::seed_of(h, pool, draws);
@@ -279,7 +316,11 @@ fn plan_tier(
     let mut paths = 0;
     for (rank, &i) in order.iter().enumerate() {
         let root = roots[i].unwrap();
-        let max = if rank < 3 { PLAN_PATHS.0 } else { PLAN_PATHS.1 };
+        let max = if rank < 3 {
+            effort.plan_paths.0
+        } else {
+            effort.plan_paths.1
+        };
         paths += figures::simulate_plan(&planner, root, pool, seed, max, clock, 0.85, &mut out[i]);
         if out[i].shanten > best {
             // A raise spends the change: the plan is advance or throw from there.
@@ -290,7 +331,7 @@ fn plan_tier(
     let far: Vec<usize> = (0..out.len()).filter(|&i| roots[i].is_none()).collect();
     if !far.is_empty() {
         let hands = hands_after(h, &out, &far);
-        let want = vec![ROLLOUTS.1; far.len()];
+        let want = vec![effort.rollouts.1; far.len()];
         let (rolled, n) = figures::rollouts(judge, &hands, pool, draws, &want, seed, clock, 0.95);
         paths += n;
         for (&i, r) in far.iter().zip(&rolled) {
@@ -307,9 +348,10 @@ fn plan_tier(
 }
 
 /// Hands beyond the plan: advance or throw for the shanten-keeping candidates within
-/// [`FAR_STATES`] states (exact figures), else greedy rollouts ranked by shanten and
-/// ukeire first; the shanten-raising candidates always get greedy rollouts and rank
-/// after the keeping ones.
+/// the effort's far states ([`FAR_STATES`] in full; exact figures), else greedy rollouts
+/// ranked by shanten and ukeire first; the shanten-raising candidates always get greedy
+/// rollouts and rank after the keeping ones.
+#[allow(clippy::too_many_arguments)]
 fn far_tier(
     judge: &ShantenJudge,
     h: &[u8; 34],
@@ -318,6 +360,7 @@ fn far_tier(
     clock: &Clock,
     mut out: Vec<DiscardCandidate>,
     best: i8,
+    effort: &Effort,
 ) -> Ranked {
     let mut planner = Planner::new(
         *judge,
@@ -327,7 +370,7 @@ fn far_tier(
         draws,
         clock.at(0.5),
     )
-    .with_state_limit(FAR_STATES);
+    .with_state_limit(effort.far_states);
     let mut exact = vec![false; out.len()];
     let mut fits = true;
     for (c, e) in out.iter_mut().zip(exact.iter_mut()) {
@@ -358,9 +401,9 @@ fn far_tier(
         .iter()
         .map(|&i| {
             if out[i].shanten == best && Some(out[i].ukeire.total) == widest {
-                ROLLOUTS.0
+                effort.rollouts.0
             } else {
-                ROLLOUTS.1
+                effort.rollouts.1
             }
         })
         .collect();

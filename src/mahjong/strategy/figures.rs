@@ -67,7 +67,7 @@ pub const TARGET_STDERR: f64 = 0.002;
 /// Fewest paths of a simulated figure while the budget lasts.
 pub const MIN_PATHS: u64 = 32;
 /// Paths per batch between standard-error checks (the clock is read after every path).
-const BATCH: u64 = 16;
+pub(crate) const BATCH: u64 = 16;
 /// Past this fraction of the budget [`MIN_PATHS`] gives way to the deadline: a plan
 /// simulation stops at [`LAST_PATHS`] paths, greedy rollouts at what they have, even
 /// none for an option but the first when the engine was starved of CPU (their standard error,

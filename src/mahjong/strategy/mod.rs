@@ -45,20 +45,30 @@
 //! the simulations up to 85-95 %); a search that does not fit its share, its state bound
 //! or the engine memory budget stops and the next tier answers. The simulations stop at
 //! `figures::TARGET_STDERR` or when their share is spent, after at least
-//! `figures::MIN_PATHS` paths.
+//! `figures::MIN_PATHS` paths. Apart from the deadline, the work itself is bounded by an
+//! [`Effort`] (states per search, paths per simulation): [`Effort::FULL`] for every
+//! solitaire request, the smaller [`Effort::TABLE`] for a table request that needs win
+//! probabilities.
 
 pub mod call;
 pub mod candidate;
 mod clock;
 pub mod discard;
+pub mod effort;
 pub(crate) mod figures;
 pub mod open_yaku;
 pub mod play;
 pub mod shape;
 
-pub use call::{CallAction, CallAdvice, From, OptionFigures, suggest_call, suggest_call_at};
+pub use call::{
+    CallAction, CallAdvice, From, OptionFigures, suggest_call, suggest_call_at, suggest_call_within,
+};
 pub use candidate::{Continuation, DiscardCandidate, Method, compare_candidates};
-pub use discard::{DiscardAdvice, Ranked, rank_discards, suggest_discard};
+pub use discard::{
+    DiscardAdvice, Ranked, rank_discards, rank_discards_within, suggest_discard,
+    suggest_discard_within,
+};
+pub use effort::Effort;
 pub use open_yaku::Yakuhai;
 pub use shape::{discard_by_shape, pass_by_shape};
 

@@ -1,5 +1,5 @@
-//! A call at the table: the solitaire call decision ([`strategy::suggest_call_at`], the
-//! table's winds as yakuhai), then the call must pay for its risk in expected points.
+//! A call at the table: the solitaire call decision ([`strategy::suggest_call_within`],
+//! the table's winds as yakuhai, within [`Effort::TABLE`]), then the call must pay for its risk in expected points.
 //!
 //! With the call: the open hand's value (0 without a reachable yaku, else its yaku han,
 //! at least 1, and dora: [`super::value`]) times its win chance, less the deal-in risk
@@ -12,7 +12,9 @@ use std::time::Instant;
 
 use crate::mahjong::Hand;
 use crate::mahjong::meld::Meld;
-use crate::mahjong::strategy::{self, CallAction, CallAdvice, DecisionError, From, Yakuhai};
+use crate::mahjong::strategy::{
+    self, CallAction, CallAdvice, DecisionError, Effort, From, Yakuhai,
+};
 use crate::mahjong::tile::Tile;
 
 use super::danger::{OpponentView, wait_probability};
@@ -33,8 +35,15 @@ pub fn suggest_call_at_table(
 ) -> Result<(CallAdvice, Option<f64>, f64), DecisionError> {
     let yakuhai = Yakuhai::with_winds(table.round_wind, table.seat_wind);
     let draws = table.draws_left_after_offer(from);
-    let mut advice =
-        strategy::suggest_call_at(hand, offered, from, Some(draws), deadline, &yakuhai)?;
+    let mut advice = strategy::suggest_call_within(
+        hand,
+        offered,
+        from,
+        Some(draws),
+        deadline,
+        &yakuhai,
+        &Effort::TABLE,
+    )?;
     let w = weights();
     let tenpai = Seat::ALL.map(|s| tenpai_probability(table, s, w));
     let cost = Seat::ALL.map(|s| win_value(table, s, w));

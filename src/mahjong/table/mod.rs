@@ -21,6 +21,9 @@
 //!   riichi) through the Tenhou payment table.
 //! - [`call`]: a call at the table must keep a yaku and pay for its risk.
 //! - [`kuikae`]: the discards forbidden right after the player's own chi or pon.
+//! - [`effort`]: how much the solitaire engine computes for a discard at the table:
+//!   nothing when no win probability can change the answer (a fold), else a bounded
+//!   ranking ([`crate::mahjong::strategy::Effort::TABLE`]).
 //! - [`decision`]: each discard's deal-in probability (sum over opponents of P(tenpai) x
 //!   P(wait)) and expected points; the ranking, folding when pushing loses points; riichi
 //!   or dama.
@@ -63,6 +66,7 @@ pub mod call;
 pub mod check;
 pub mod danger;
 pub mod decision;
+pub mod effort;
 pub mod kuikae;
 pub mod opponents;
 pub mod safety;
@@ -73,4 +77,5 @@ pub mod weights;
 pub use call::suggest_call_at_table;
 pub use check::{InvalidTable, OwnTiles, TableError, check, live_wall_at_start};
 pub use decision::{Candidate, OpponentEstimate, TableAdvice, TableFigures, advise};
+pub use effort::discard_at_table;
 pub use state::{Discard, Opponent, Seat, Table, TableMeld};

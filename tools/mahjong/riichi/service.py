@@ -25,6 +25,7 @@ greedy baseline's choice is played instead.
 
 from __future__ import annotations
 
+import json
 import time
 
 from riichienv import ActionType, calculate_shanten
@@ -59,13 +60,15 @@ class SeatCounters:
 
 class ServiceSeat:
     def __init__(self, stub, pb, counters: SeatCounters, table: bool = False,
-                 calls: str = "none", budget_ms: int = 0, timeout: float = 10.0) -> None:
+                 calls: str = "none", budget_ms: int = 0, timeout: float = 10.0,
+                 record=None, record_source: str = "") -> None:
         self.stub, self.pb, self.counters = stub, pb, counters
         self.table, self.calls = table, calls
         self.budget_ms, self.timeout = budget_ms, timeout
         self.name = "service+table" if table else "service"
         self._riichi_tile: int | None = None
         self._fallback = greedy.GreedySeat()
+        self.record, self.record_source = record, record_source
 
     # ----- the decision ---------------------------------------------------------
 
@@ -170,6 +173,8 @@ class ServiceSeat:
             request.draws_left = view.live_left // 4
 
     def _rpc(self, method, request, name):
+        if self.record is not None and self.table:
+            self._record(request, name)
         start = time.perf_counter()
         try:
             reply = method(request, timeout=self.timeout)
@@ -181,6 +186,28 @@ class ServiceSeat:
             self.counters.decision_ms.append((time.perf_counter() - start) * 1000)
             self.counters.rpc_calls += 1
         return reply
+
+
+    def _record(self, request, name) -> None:
+        from google.protobuf.json_format import MessageToDict
+
+        self.record.write(json.dumps({
+            "method": f"gameai.v1.MahjongService/{name}",
+            "tag": record_tag(request),
+            "source": self.record_source,
+            "request": MessageToDict(request, preserving_proto_field_name=True),
+        }, separators=(",", ":")) + "\n")
+
+
+def record_tag(request) -> str:
+    """``arena/KIND/THREAT/PHASE``: KIND ``discard`` or ``call``; THREAT ``riichi`` when an
+    opponent is in riichi, else ``quiet``; PHASE by the live wall: ``early`` (over 50
+    tiles), ``mid`` (26-50), ``late`` (25 or fewer)."""
+    kind = "call" if request.DESCRIPTOR.name == "SuggestMahjongCallRequest" else "discard"
+    threat = "riichi" if any(o.riichi for o in request.table.opponents) else "quiet"
+    wall = request.table.live_wall_tiles
+    phase = "early" if wall > 50 else "mid" if wall > 25 else "late"
+    return f"arena/{kind}/{threat}/{phase}"
 
 
 def table_message(pb, view: TableView):

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use gameai::mahjong::hand::Hand;
 use gameai::mahjong::rules::Ruleset;
-use gameai::mahjong::strategy::{Method, suggest_discard};
+use gameai::mahjong::strategy::{Effort, Method, suggest_discard_within};
 use gameai_tools::measure::{self, thread_cpu_time};
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +53,16 @@ struct Cli {
     /// a time: the thread then starts each decision on caches other work has used.
     #[arg(long, default_value_t = 0.0)]
     pause_ms: f64,
+    /// The engine's work bounds: `full` (a solitaire request's) or `table` (what a table
+    /// request gets when it needs win probabilities, `Effort::TABLE`).
+    #[arg(long, value_enum, default_value_t = EffortArg::Full)]
+    effort: EffortArg,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum EffortArg {
+    Full,
+    Table,
 }
 
 #[derive(Debug, Deserialize)]
@@ -137,8 +147,13 @@ fn main() {
         let hand = Hand::parse(&r.hand, Vec::new(), &r.visible, ruleset(&r.ruleset))
             .expect("a legal hand");
         let (t0, c0) = (Instant::now(), thread_cpu_time());
-        let advice = suggest_discard(&hand, r.draws_left, Some(Instant::now() + budget))
-            .expect("a legal request");
+        let effort = match cli.effort {
+            EffortArg::Full => Effort::FULL,
+            EffortArg::Table => Effort::TABLE,
+        };
+        let advice =
+            suggest_discard_within(&hand, r.draws_left, Some(Instant::now() + budget), &effort)
+                .expect("a legal request");
         let (wall, cpu) = (t0.elapsed(), thread_cpu_time() - c0);
         let first = &advice.candidates[0];
         decisions.push(Decision {

@@ -1,0 +1,239 @@
+//! How much the solitaire engine computes for a discard at the table (issue 32's latency
+//! goal: p99 <= 100 ms per decision, one call at a time).
+//!
+//! The table ranks the discards by expected points ([`super::decision`]), where a
+//! discard's win probability `W` enters only its own figure, through its push term,
+//! which is nondecreasing in `W` (a larger chance of winning is never worth fewer
+//! points). So before anything is searched the candidates are rated twice from their
+//! shanten alone (microseconds), every `W` at 0 and every `W` at 1:
+//!
+//! - When no discard keeps the hand tenpai (the riichi decision weighs a tenpai
+//!   discard's own chance) and every candidate's figures are the same both times, no
+//!   win probability can change a figure or the order: pushing is worth nothing even
+//!   for a sure win, and the hand folds. The engine computes no probability: the
+//!   candidates say [`Method::NotNeeded`] and come in the shape order (shanten, then
+//!   ukeire, [`strategy::discard_by_shape`]), which is the order the table keeps for
+//!   discards of equal expected points, where the full computation would keep the win
+//!   probabilities' order. Everything else of the answer is the full computation's.
+//! - Otherwise the solitaire engine ranks the discards within [`Effort::TABLE`]: a
+//!   bounded number of states and paths whatever the deadline, a fraction of a
+//!   solitaire request's ([`Effort::FULL`]).
+//!
+//! Both rely on one property of [`super::decision::advise`]: each figure depends on its
+//! own candidate's `W` only, and does not decrease with it.
+
+use std::time::Instant;
+
+use crate::mahjong::Hand;
+use crate::mahjong::strategy::{self, DecisionError, DiscardAdvice, Effort, Method};
+
+use super::decision::{Candidate, advise};
+use super::state::Table;
+
+/// The solitaire advice a discard at `table` needs (see the module docs): the shape
+/// ranking marked [`Method::NotNeeded`] when no win probability can change the table's
+/// answer, else the engine's ranking within [`Effort::TABLE`] and `deadline`.
+///
+/// Errors: those of [`strategy::suggest_discard`].
+pub fn discard_at_table(
+    hand: &Hand,
+    table: &Table,
+    deadline: Option<Instant>,
+) -> Result<DiscardAdvice, DecisionError> {
+    let draws = table.draws_left_after_discard();
+    let shape = strategy::discard_by_shape(hand, Some(draws))?;
+    if !win_matters(table, hand, &shape) {
+        return Ok(not_needed(shape));
+    }
+    strategy::suggest_discard_within(hand, Some(draws), deadline, &Effort::TABLE)
+}
+
+/// Whether some win probability could change the table's figures, order or riichi on
+/// the candidates of `shape` (their shanten; their figures are not read).
+pub fn win_matters(table: &Table, hand: &Hand, shape: &DiscardAdvice) -> bool {
+    if shape.is_winning || shape.candidates.iter().any(|c| c.shanten <= 0) {
+        return true;
+    }
+    let rated = |win: f64| {
+        let candidates: Vec<Candidate> = shape
+            .candidates
+            .iter()
+            .map(|c| Candidate {
+                tile: c.tile,
+                win,
+                shanten: c.shanten,
+                computed: true,
+            })
+            .collect();
+        advise(table, hand, &candidates, shape.draws_left)
+    };
+    let (never, surely) = (rated(0.0), rated(1.0));
+    never.figures != surely.figures || never.order != surely.order || never.riichi != surely.riichi
+}
+
+/// The shape ranking, its candidates marked as not needing figures.
+fn not_needed(mut shape: DiscardAdvice) -> DiscardAdvice {
+    for c in &mut shape.candidates {
+        c.method = Method::NotNeeded;
+    }
+    shape
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mahjong::rules::Ruleset;
+    use crate::mahjong::strategy::suggest_discard;
+    use crate::mahjong::table::state::{Discard, Opponent};
+    use crate::mahjong::tile::Tile;
+
+    fn t(s: &str) -> Tile {
+        s.parse().unwrap()
+    }
+
+    fn river(tiles: &[&str]) -> Vec<Discard> {
+        tiles
+            .iter()
+            .map(|s| Discard {
+                tile: t(s),
+                red: false,
+                tsumogiri: false,
+                riichi: false,
+                called: false,
+            })
+            .collect()
+    }
+
+    /// Turn 3 of an East round, the player South (the left-hand player deals), 60 tiles
+    /// in the live wall (15 draws); across declared riichi with 8m when `riichi`.
+    fn table(riichi: bool) -> Table {
+        let mut across = Opponent {
+            score: 24_000,
+            river: river(&["9p", "8m"]),
+            riichi,
+            ..Default::default()
+        };
+        across.river[1].riichi = riichi;
+        Table {
+            round_wind: t("1z"),
+            seat_wind: t("2z"),
+            honba: 0,
+            riichi_sticks: u32::from(riichi),
+            score: 25_000,
+            dora_indicators: vec![t("3s")],
+            dora_red: Default::default(),
+            live_wall: 60,
+            river: river(&["3z", "1s"]),
+            opponents: vec![
+                Opponent {
+                    score: 25_000,
+                    river: river(&["7z", "6z"]),
+                    ..Default::default()
+                },
+                across,
+                Opponent {
+                    score: 25_000,
+                    dealer: true,
+                    river: river(&["4z", "1p", "2p"]),
+                    ..Default::default()
+                },
+            ],
+            after_call: false,
+        }
+    }
+
+    /// The README's far cheap hand (3-shanten at best, no dora, no yaku in sight).
+    fn far_hand(table: &Table) -> Hand {
+        let visible = table.visible(None);
+        Hand::new(
+            "1368m2479p1368s55z".parse().unwrap(),
+            vec![],
+            visible,
+            Ruleset::Riichi,
+        )
+        .unwrap()
+    }
+
+    fn rated(table: &Table, hand: &Hand, advice: &DiscardAdvice) -> super::super::TableAdvice {
+        let candidates: Vec<Candidate> = advice
+            .candidates
+            .iter()
+            .map(|c| Candidate {
+                tile: c.tile,
+                win: c.win_probability,
+                shanten: c.shanten,
+                computed: true,
+            })
+            .collect();
+        advise(table, hand, &candidates, advice.draws_left)
+    }
+
+    #[test]
+    fn a_fold_computes_no_win_probability_and_loses_nothing_by_it() {
+        // Across is in riichi and the hand is three steps from tenpai and cheap: even a
+        // sure win would not pay for the discards still to come, so the table folds
+        // whatever the win probabilities. No state is searched, no path simulated, and
+        // every candidate says why its probabilities are 0.
+        let table = table(true);
+        let hand = far_hand(&table);
+        let cheap = discard_at_table(&hand, &table, None).unwrap();
+        assert_eq!((cheap.states, cheap.paths), (0, 0));
+        assert!(
+            cheap
+                .candidates
+                .iter()
+                .all(|c| c.method == Method::NotNeeded && c.win_probability == 0.0)
+        );
+        // The full computation (the solitaire engine's figures for every discard,
+        // without bounds) rated by the same table model gives every discard the same
+        // figures, and the same expected points in the same order: only discards of
+        // equal points may come in another order.
+        let full = suggest_discard(&hand, Some(table.draws_left_after_discard()), None).unwrap();
+        assert!(full.states + full.paths > 0);
+        assert!(full.candidates.iter().all(|c| c.win_probability > 0.0));
+        let (cheap_rated, full_rated) = (rated(&table, &hand, &cheap), rated(&table, &hand, &full));
+        for (i, c) in cheap.candidates.iter().enumerate() {
+            let j = full
+                .candidates
+                .iter()
+                .position(|f| f.tile == c.tile)
+                .unwrap();
+            assert_eq!(cheap_rated.figures[i], full_rated.figures[j], "{}", c.tile);
+        }
+        let points = |r: &super::super::TableAdvice| -> Vec<f64> {
+            r.order
+                .iter()
+                .map(|&i| r.figures[i].expected_points)
+                .collect()
+        };
+        assert_eq!(points(&cheap_rated), points(&full_rated));
+        assert!(!cheap_rated.riichi && !full_rated.riichi);
+    }
+
+    #[test]
+    fn a_quiet_table_computes_the_win_probabilities_within_the_table_effort() {
+        // Nobody threatens: the same hand pushes, and its win probabilities order the
+        // discards. The engine computes them, within the table's bounds: at most the
+        // plan's states at its shanten (a plan that does not fit is counted) and the far
+        // tier's, at most `max_paths` paths, whatever the (absent) deadline.
+        let table = table(false);
+        let hand = far_hand(&table);
+        let advice = discard_at_table(&hand, &table, None).unwrap();
+        assert!(
+            advice
+                .candidates
+                .iter()
+                .all(|c| matches!(c.method, Method::Simulated | Method::Exact))
+        );
+        assert!(advice.candidates.iter().any(|c| c.win_probability > 0.0));
+        let best = advice.candidates.iter().map(|c| c.shanten).min().unwrap();
+        assert_eq!(best, 3);
+        let effort = Effort::TABLE;
+        let states = effort.plan_state_limit(best).unwrap() + effort.far_states;
+        assert!(advice.states <= states as u64, "{} states", advice.states);
+        assert!(advice.paths <= effort.max_paths(advice.candidates.len()));
+        // And less than the engine's own bounds spend on it.
+        let full = suggest_discard(&hand, Some(15), None).unwrap();
+        assert!(advice.states + advice.paths < full.states + full.paths);
+    }
+}
