@@ -143,15 +143,15 @@ mod tests {
     }
 
     /// The README's far cheap hand (3-shanten at best, no dora, no yaku in sight).
-    fn far_hand(table: &Table) -> Hand {
+    const FAR: &str = "1368m2479p1368s55z";
+
+    fn hand_at(table: &Table, tiles: &str) -> Hand {
         let visible = table.visible(None);
-        Hand::new(
-            "1368m2479p1368s55z".parse().unwrap(),
-            vec![],
-            visible,
-            Ruleset::Riichi,
-        )
-        .unwrap()
+        Hand::new(tiles.parse().unwrap(), vec![], visible, Ruleset::Riichi).unwrap()
+    }
+
+    fn far_hand(table: &Table) -> Hand {
+        hand_at(table, FAR)
     }
 
     fn rated(table: &Table, hand: &Hand, advice: &DiscardAdvice) -> super::super::TableAdvice {
@@ -212,28 +212,35 @@ mod tests {
 
     #[test]
     fn a_quiet_table_computes_the_win_probabilities_within_the_table_effort() {
-        // Nobody threatens: the same hand pushes, and its win probabilities order the
-        // discards. The engine computes them, within the table's bounds: at most the
-        // plan's states at its shanten (a plan that does not fit is counted) and the far
-        // tier's, at most `max_paths` paths, whatever the (absent) deadline.
+        // Nobody threatens: the far hand pushes, and its win probabilities order the
+        // discards; so do a farther one's (1469m 258p 369s 1357z: six shanten, the far
+        // tier's rollouts). The engine computes them within the table's bounds, whatever
+        // the (absent) deadline: at most the plan's states at the hand's shanten (a plan
+        // that does not fit is counted) and the far tier's, at most `max_paths` paths.
         let table = table(false);
-        let hand = far_hand(&table);
-        let advice = discard_at_table(&hand, &table, None).unwrap();
-        assert!(
-            advice
-                .candidates
-                .iter()
-                .all(|c| matches!(c.method, Method::Simulated | Method::Exact))
-        );
-        assert!(advice.candidates.iter().any(|c| c.win_probability > 0.0));
-        let best = advice.candidates.iter().map(|c| c.shanten).min().unwrap();
-        assert_eq!(best, 3);
-        let effort = Effort::TABLE;
-        let states = effort.plan_state_limit(best).unwrap() + effort.far_states;
-        assert!(advice.states <= states as u64, "{} states", advice.states);
-        assert!(advice.paths <= effort.max_paths(advice.candidates.len()));
-        // And less than the engine's own bounds spend on it.
-        let full = suggest_discard(&hand, Some(15), None).unwrap();
-        assert!(advice.states + advice.paths < full.states + full.paths);
+        for (tiles, shanten) in [(FAR, 3), ("1469m258p369s1357z", 6)] {
+            let hand = hand_at(&table, tiles);
+            let advice = discard_at_table(&hand, &table, None).unwrap();
+            assert!(
+                advice
+                    .candidates
+                    .iter()
+                    .all(|c| matches!(c.method, Method::Simulated | Method::Exact)),
+                "{tiles}"
+            );
+            let best = advice.candidates.iter().map(|c| c.shanten).min().unwrap();
+            assert_eq!(best, shanten, "{tiles}");
+            let effort = Effort::TABLE;
+            let plan = if best <= 3 {
+                effort.plan_state_limit(best).unwrap()
+            } else {
+                0
+            };
+            let states = (plan + effort.far_states) as u64;
+            assert!(advice.states <= states, "{tiles}: {} states", advice.states);
+            assert!(advice.paths > 0, "{tiles}");
+            let paths = effort.max_paths(advice.candidates.len());
+            assert!(advice.paths <= paths, "{tiles}: {} paths", advice.paths);
+        }
     }
 }
