@@ -49,8 +49,10 @@ impl Effort {
     /// against [`Effort::FULL`] (4-shanten rollout noise) and the engine's CPU time stays
     /// at most about 75 ms. A tighter bound (12,000 plan states at 2- and 3-shanten,
     /// 5,000 far, 64 rollouts) cut the CPU p99 from 63 to 15 ms but changed 6 % of the
-    /// decisions (the far hands at quiet tables) and lost 0.30 placement in the arena
-    /// (paired, 100 hanchan): the 3-shanten plan is the engine's cost and its strength.
+    /// decisions (the far hands at quiet tables), each giving up a little by the full
+    /// figures, and placed 0.30 worse in its one paired 100-hanchan arena run (this
+    /// bound: +0.05 +- 0.07 over 200): the 3-shanten plan is the engine's cost and its
+    /// strength.
     pub const TABLE: Effort = Effort {
         plan_states: [Some(60_000); 4],
         plan_paths: (256, MIN_PATHS),
