@@ -587,6 +587,29 @@ async fn a_fold_says_its_win_probabilities_were_not_needed() {
 }
 
 #[tokio::test]
+async fn a_valuable_good_tenpai_pushes_a_dangerous_tile_against_riichi() {
+    // The push-or-fold statistics of Tenhou games (the tables of "科学する麻雀" and
+    // their successors): against a riichi, a tenpai hand with a two-sided wait that is
+    // worth a mangan pushes any tile; folding throws away more than the deal-in costs.
+    // Hand 23456m567p6p345s44s: 6p leaves 234m 56m 567p 345s 44s, tenpai on 4m/7m
+    // (ryanmen), tanyao with three dora (indicator 3s: 4s x 3), riichi on top: a
+    // haneman. Every other discard breaks the tenpai. 6p is dangerous against across:
+    // no suji (neither 3p nor 9p in its river, not genbutsu), so the fold answer
+    // would be a tile it discarded or its suji. 15 draws left.
+    let answer = discard(SuggestMahjongDiscardRequest {
+        hand: "23456m567p6p345s44s".into(),
+        ..discard_at(base_table())
+    })
+    .await
+    .unwrap();
+    let best = &answer.candidates[0];
+    assert_eq!(best.tile, "6p", "{answer:?}");
+    assert!(best.deal_in_by_opponent[1] > 0.05, "{best:?}");
+    assert!(best.expected_points.unwrap() > 0.0);
+    assert!(answer.riichi, "a closed good tenpai declares riichi");
+}
+
+#[tokio::test]
 async fn a_dragon_pon_at_a_quiet_table_is_taken_with_its_points() {
     // 55z123m456p78s119p: across throws the third 5z late in the hand (8 tiles left:
     // the player draws twice more, exact figures). The pon is a yaku (white dragon) and

@@ -1,12 +1,13 @@
 //! A call at the table: the solitaire call decision ([`strategy::suggest_call_within`],
 //! the table's winds as yakuhai, within [`Effort::TABLE`]), then the call must pay for its risk in expected points.
 //!
-//! With the call: the open hand's value (0 without a reachable yaku, else its yaku han,
-//! at least 1, and dora: [`super::value`]) times its win chance, less the deal-in risk
-//! of the discard that follows it and of the discards still to come; without: the
-//! closed hand's value (riichi assumed, as for a discard) times passing's win chance,
-//! less the discards to come. A call worth fewer points than passing becomes a pass. A
-//! player already in riichi makes no chi, pon or kan here (its hand is fixed).
+//! With the call: the race of the rest of the hand ([`super::race`], pushing against
+//! folding, at least 0) with the open hand's value (0 without a reachable yaku, else
+//! its yaku han, at least 1, and dora: [`super::value`]) and its win chance, less the
+//! deal-in risk of the discard that follows it; without: the same race with the closed
+//! hand's value (riichi assumed, as for a discard) and passing's win chance. A call
+//! worth fewer points than passing becomes a pass. A player already in riichi makes no
+//! chi, pon or kan here (its hand is fixed).
 
 use std::time::Instant;
 
@@ -18,7 +19,7 @@ use crate::mahjong::strategy::{
 use crate::mahjong::tile::Tile;
 
 use super::danger::{OpponentView, wait_probability};
-use super::decision::{future_risk, own_value};
+use super::decision::{OpponentEstimate, own_value, race_at, total_win};
 use super::opponents::{tenpai_probability, win_value};
 use super::state::{Seat, Table};
 use super::value::{hand_han, points};
@@ -47,19 +48,22 @@ pub fn suggest_call_at_table(
     let w = weights();
     let tenpai = Seat::ALL.map(|s| tenpai_probability(table, s, w));
     let cost = Seat::ALL.map(|s| win_value(table, s, w));
-    let threat: f64 = (0..3).map(|i| tenpai[i] * cost[i]).sum();
-    let race: f64 = tenpai.iter().map(|p| 1.0 - w.push.race * p).product();
-    let boost = |win: f64| (win * (1.0 + w.push.ron_factor)).min(w.push.win_cap) * race;
+    let views = Seat::ALL.map(|s| OpponentView::new(table, s, w));
+    let unseen = hand.unseen();
+    let estimates = [0, 1, 2].map(|i| OpponentEstimate {
+        tenpai: tenpai[i],
+        win_value: cost[i],
+    });
+    let race = race_at(&estimates, &views, &unseen, w);
     let dealer = table.player_deals();
-    let shanten_guess = |win: f64| if win > 0.3 { 0 } else { 1 };
 
     // Passing: the closed (or already open) hand as it is, its best discard unknown
     // here: valued as a discard of nothing, i.e. the hand's own value.
     let pass_win = advice.without_call.win;
     let pass_value = hand_value_now(table, hand, &yakuhai, dealer);
-    let without = (boost(pass_win) * pass_value
-        - future_risk(shanten_guess(pass_win), draws, threat, w))
-    .max(0.0);
+    let without = race
+        .push_points(total_win(pass_win, w), pass_value, draws)
+        .max(0.0);
 
     let (Some(meld), Some(figures)) = (advice.meld, advice.with_call) else {
         return Ok((advice, None, without));
@@ -71,17 +75,15 @@ pub fn suggest_call_at_table(
         advice = pass_instead(advice, "the player is in riichi: no call changes the hand");
         return Ok((advice, None, without));
     }
-    let views = Seat::ALL.map(|s| OpponentView::new(table, s, w));
-    let unseen = hand.unseen();
     let loss = advice.discard.map_or(0.0, |d| {
         (0..3)
             .map(|i| tenpai[i] * wait_probability(d, &views[i], &unseen, w) * cost[i])
             .sum()
     });
     let value = open_value(table, hand, meld, offered, advice.discard, &yakuhai, dealer);
-    let with = (boost(figures.win) * value
-        - future_risk(shanten_guess(figures.win), draws, threat, w))
-    .max(0.0)
+    let with = race
+        .push_points(total_win(figures.win, w), value, draws)
+        .max(0.0)
         - loss;
     if with < without {
         let why = format!(

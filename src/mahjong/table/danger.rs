@@ -113,6 +113,21 @@ pub fn wait_probability(
     (p * modifier(tile, view, w)).min(1.0)
 }
 
+/// The mean of [`wait_probability`] over the tiles the player cannot see, each kind
+/// weighted by its unseen copies: the danger of a tile still to be drawn (what a player
+/// who pushes throws, or a hand tile as dangerous). 0 when nothing is unseen.
+pub fn mean_wait_probability(view: &OpponentView, unseen: &[u8; KINDS], w: &DangerWeights) -> f64 {
+    let copies: u32 = unseen.iter().map(|&u| u32::from(u)).sum();
+    if copies == 0 {
+        return 0.0;
+    }
+    let total: f64 = (0..KINDS)
+        .filter(|&k| unseen[k] > 0)
+        .map(|k| f64::from(unseen[k]) * wait_probability(Tile(k as u8), view, unseen, w))
+        .sum();
+    total / f64::from(copies)
+}
+
 fn modifier(tile: Tile, view: &OpponentView, w: &DangerWeights) -> f64 {
     let m = &w.modifiers;
     let near = |other: Tile| {
@@ -158,9 +173,8 @@ mod tests {
                        "per_tsumogiri_streak": 0.15},
             "value": {"riichi": 6400, "closed": 5000, "open": 3800, "per_dora_shown": 1600,
                       "dealer_factor": 1.5, "per_honba": 300},
-            "push": {"race": 0.5, "unsafe_wait_rate": 0.06, "future_discards_base": 3,
-                     "future_discards_per_shanten": 3, "riichi_bonus_han": 1.7,
-                     "ron_factor": 0.8, "win_cap": 0.9}}"#,
+            "push": {"threat_win_per_turn": 0.1, "tsumo_share": 0.15,
+                     "riichi_bonus_han": 1.7, "ron_factor": 0.8, "win_cap": 0.9}}"#,
         )
         .unwrap()
     }
@@ -279,5 +293,26 @@ mod tests {
         // Declared with 5s: 4s (no suji) is 0.04 + 0.04 + 0.02 + 0.03 = 0.13 times 1.3.
         let table = riichi_across(&["1z", "2z"], "5s");
         assert!((danger(&table, "4s", "4s") - 0.13 * 1.3).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_mean_danger_weights_each_unseen_copy() {
+        // Only 1z (three copies) and 5m (one copy) unseen, nothing genbutsu. 1z: shanpon
+        // 0.025 x C(3,2)/3 = 0.025, tanki 0.02: 0.045. 5m: one copy, so no shanpon; its
+        // neighbours all seen, so no ryanmen or kanchan; tanki 0.005. The mean over the
+        // four unseen copies: (3 x 0.045 + 0.005) / 4 = 0.035.
+        let w = weights();
+        let view = OpponentView {
+            safe: [false; KINDS],
+            riichi_tile: None,
+            early: vec![],
+            flush_suit: None,
+        };
+        let mut u = [0u8; KINDS];
+        u[t("1z").index()] = 3;
+        u[t("5m").index()] = 1;
+        let mean = mean_wait_probability(&view, &u, &w);
+        assert!((mean - 0.035).abs() < 1e-12, "{mean}");
+        assert_eq!(mean_wait_probability(&view, &[0; KINDS], &w), 0.0);
     }
 }

@@ -1,34 +1,38 @@
 //! Push or fold by expected points: each discard's figure is the expected change of
 //! the player's score over the rest of the hand.
 //!
-//! `EV(t) = - sum_o P(tenpai_o) P(t wins for o) L_o + max(0, W' V(t) - F(t))`:
+//! `EV(t) = - sum_o P(tenpai_o) P(t wins for o) L_o + max(0, R(W'(t), V(t)))`:
 //! - the first term is dealing in now with `t` (`L_o` what o's win costs,
 //!   [`super::opponents`]);
-//! - `W'` is the solitaire engine's win probability of the discard (self-draws only),
-//!   times `1 + ron_factor` for the wins on others' discards (at most `win_cap`), times
-//!   `prod_o (1 - race P(tenpai_o))` (a tenpai opponent may end the hand first);
+//! - `R` is pushing's worth against folding over the rest of the hand, the race of
+//!   [`super::race`]: the player's win `W'` against the tenpai opponents' wins and the
+//!   player's deal-ins while it pushes, each opponent weighted by its tenpai
+//!   probability (so with nobody tenpai `R = W' V`);
+//! - `W'` is the solitaire engine's win probability `W` of the discard (self-draws
+//!   only) with the wins on others' discards: `1 - (1 - W)^(1 + ron_factor)` (each
+//!   draw's chance of a self-draw comes with `ron_factor` times that chance of a win on
+//!   a discard), at most `win_cap`. Near `W = 0` that is `W (1 + ron_factor)`; it
+//!   keeps a tenpai hand ahead of a 1-shanten one where a plain product would cap both;
 //! - `V(t)` the hand's value ([`super::value`]) plus the riichi sticks on the table and
 //!   the honba (a win takes them);
-//! - `F(t)` the risk of the discards still to come while pushing: `n` more discards
-//!   (base + per shanten, at most the draws left) each dealing in with the average
-//!   unsafe rate against every opponent's tenpai chance;
-//! - when pushing is worth less than nothing the player folds: later discards are
-//!   safe tiles (counted 0), so the figure is the deal-in term alone and the safest
-//!   discard ranks first.
+//! - when pushing is worth less than folding (`R < 0`) the player folds: later discards
+//!   are safe tiles, so the figure is the deal-in term alone and the safest discard
+//!   ranks first.
 //!
 //! Riichi or dama, for the discard chosen when it leaves a closed tenpai hand (RIICHI
 //! only, 1000 points to pay, at least 4 tiles in the wall, not yet in riichi): riichi
-//! adds the riichi bonus han but costs the stick when the hand does not win and cannot
-//! fold afterwards (every draw left is a forced discard); dama keeps its yaku only (a
-//! hand without one wins only on a self-draw: menzen tsumo, the solitaire figure alone).
+//! adds the riichi bonus han, pays the stick unless the hand wins and gives up folding
+//! (the race without its `max(0, ..)`); dama keeps its yaku only (a hand without one
+//! wins only on a self-draw: menzen tsumo, the solitaire figure alone) and may fold.
 
 use crate::mahjong::Hand;
 use crate::mahjong::rules::Ruleset;
 use crate::mahjong::strategy::open_yaku::Yakuhai;
 use crate::mahjong::tile::Tile;
 
-use super::danger::{OpponentView, wait_probability};
+use super::danger::{OpponentView, mean_wait_probability, wait_probability};
 use super::opponents::{tenpai_probability, win_value};
+use super::race::{Race, Threat};
 use super::state::{Seat, Table};
 use super::value::{hand_han, points};
 use super::weights::{DangerWeights, weights};
@@ -95,11 +99,7 @@ pub fn advise(
     let views = Seat::ALL.map(|s| OpponentView::new(table, s, w));
     let unseen = hand.unseen();
     let yakuhai = Yakuhai::with_winds(table.round_wind, table.seat_wind);
-    let race: f64 = opponents
-        .iter()
-        .map(|o| 1.0 - w.push.race * o.tenpai)
-        .product();
-    let threat: f64 = opponents.iter().map(|o| o.tenpai * o.win_value).sum();
+    let race = race_at(&opponents, &views, &unseen, w);
     let dealer = table.player_deals();
     let riichi_rules = hand.ruleset() == Ruleset::Riichi;
     let deposits =
@@ -116,8 +116,7 @@ pub fn advise(
             let value = own_value(table, hand, c.tile, &yakuhai, dealer, riichi_rules, w);
             // A win also takes the riichi sticks on the table and the honba.
             let value = if value > 0.0 { value + deposits } else { 0.0 };
-            let win = (c.win * (1.0 + w.push.ron_factor)).min(w.push.win_cap) * race;
-            let push = win * value - future_risk(c.shanten, draws_left, threat, w);
+            let push = race.push_points(total_win(c.win, w), value, draws_left);
             TableFigures {
                 deal_in: by_opponent.iter().sum(),
                 by_opponent,
@@ -147,8 +146,7 @@ pub fn advise(
                 hand,
                 &candidates[best],
                 draws_left,
-                race,
-                threat,
+                &race,
                 &yakuhai,
                 w,
             )
@@ -162,11 +160,30 @@ pub fn advise(
     }
 }
 
-pub(super) fn future_risk(shanten: i8, draws_left: u32, threat: f64, w: &DangerWeights) -> f64 {
-    let p = &w.push;
-    let n = (p.future_discards_base + p.future_discards_per_shanten * f64::from(shanten.max(0)))
-        .min(f64::from(draws_left));
-    n * p.unsafe_wait_rate * threat
+/// The race of the rest of the hand ([`super::race`]) against these opponents: each
+/// one's tenpai probability, what dealing into it costs, and the mean danger of a tile
+/// the player cannot see (`unseen`).
+pub(super) fn race_at(
+    opponents: &[OpponentEstimate; 3],
+    views: &[OpponentView; 3],
+    unseen: &[u8; crate::mahjong::tile::KINDS],
+    w: &DangerWeights,
+) -> Race {
+    let threats = [0, 1, 2].map(|i| Threat {
+        tenpai: opponents[i].tenpai,
+        loss: opponents[i].win_value,
+        danger: mean_wait_probability(&views[i], unseen, w),
+    });
+    Race::new(&threats, w.push.threat_win_per_turn, w.push.tsumo_share)
+}
+
+/// The player's win chance within its draws, its wins on others' discards included:
+/// with `1 - W = (1 - h)^m` for a self-draw chance `h` per draw, a win on a discard
+/// comes `ron_factor` times as often, so `1 - W' = (1 - W)^(1 + ron_factor)`; at most
+/// `win_cap`.
+pub(super) fn total_win(self_draw: f64, w: &DangerWeights) -> f64 {
+    let miss = (1.0 - self_draw.clamp(0.0, 1.0)).powf(1.0 + w.push.ron_factor);
+    (1.0 - miss).min(w.push.win_cap)
 }
 
 /// The hand's value after discarding `tile`: riichi assumed for a closed hand under
@@ -217,14 +234,12 @@ fn han_after(table: &Table, hand: &Hand, tile: Tile, yakuhai: &Yakuhai) -> super
     hand_han(&after, hand.melds(), red, &table.dora_indicators, yakuhai)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn declares_riichi(
     table: &Table,
     hand: &Hand,
     best: &Candidate,
     draws_left: u32,
-    race: f64,
-    threat: f64,
+    race: &Race,
     yakuhai: &Yakuhai,
     w: &DangerWeights,
 ) -> bool {
@@ -238,15 +253,47 @@ fn declares_riichi(
         return false;
     }
     let dealer = table.player_deals();
-    let p = &w.push;
-    let win = (best.win * (1.0 + p.ron_factor)).min(p.win_cap) * race;
-    let riichi_value = points(han.yaku + han.dora + p.riichi_bonus_han, dealer);
+    let deposits =
+        1000.0 * f64::from(table.riichi_sticks) + w.value.per_honba * f64::from(table.honba);
+    let win = total_win(best.win, w);
+    // Dama: ron and tsumo with a yaku, tsumo alone (menzen tsumo, 1 han) without one;
+    // the player may still fold later.
     let dama = if han.yaku >= 1.0 {
-        win * points(han.yaku + han.dora, dealer)
+        race.push_points(
+            win,
+            points(han.yaku + han.dora, dealer) + deposits,
+            draws_left,
+        )
     } else {
-        best.win * race * points(1.0 + han.dora, dealer)
-    } - future_risk(0, draws_left, threat, w);
-    let forced = f64::from(draws_left) * p.unsafe_wait_rate * threat;
-    let riichi = win * riichi_value - (1.0 - win) * 1000.0 - forced;
+        race.push_points(
+            best.win,
+            points(1.0 + han.dora, dealer) + deposits,
+            draws_left,
+        )
+    }
+    .max(0.0);
+    // Riichi: the stick comes back with a win (it is in the value), is lost otherwise,
+    // and the hand pushes to the end.
+    let riichi_value = points(han.yaku + han.dora + w.push.riichi_bonus_han, dealer) + deposits;
+    let riichi = race.push_points(win, riichi_value + 1000.0, draws_left) - 1000.0;
     riichi > dama
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wins_on_discards_keep_the_order_of_the_self_draw_chances() {
+        // ron_factor 0.8, win_cap 0.9 (the shipped file may differ: the figures are
+        // read from it). W = 0.1: 1 - 0.9^1.8 = 1 - 0.8273 = 0.1727 (about 1.8 W);
+        // W = 0.5: 1 - 0.5^1.8 = 1 - 0.2872 = 0.7128; W = 1: the cap.
+        let mut w = weights().clone();
+        w.push.ron_factor = 0.8;
+        w.push.win_cap = 0.9;
+        assert!((total_win(0.1, &w) - 0.172_7).abs() < 1e-4);
+        assert!((total_win(0.5, &w) - 0.712_8).abs() < 1e-4);
+        assert_eq!(total_win(1.0, &w), 0.9);
+        assert_eq!(total_win(0.0, &w), 0.0);
+    }
 }

@@ -24,9 +24,12 @@
 //! - [`effort`]: how much the solitaire engine computes for a discard at the table:
 //!   nothing when no win probability can change the answer (a fold), else a bounded
 //!   ranking ([`crate::mahjong::strategy::Effort::TABLE`]).
+//! - [`race`]: pushing against folding over the rest of the hand, a turn-by-turn race
+//!   of the player's win against the tenpai opponents' wins and its own deal-ins, each
+//!   opponent weighted by its tenpai probability (nobody tenpai: the win times the value).
 //! - [`decision`]: each discard's deal-in probability (sum over opponents of P(tenpai) x
-//!   P(wait)) and expected points; the ranking, folding when pushing loses points; riichi
-//!   or dama.
+//!   P(wait)) and expected points (the deal-in now, plus the race when it is worth
+//!   playing); the ranking, folding when pushing loses points; riichi or dama.
 //!
 //! Nothing here is specific to riichi except what the ruleset says (riichi, dora, the
 //! payment table): the Sichuan bloody battle reads the same rivers, melds and danger
@@ -49,18 +52,23 @@
 //!   `per_discard`, `per_open_meld`, `per_tsumogiri_streak` (trailing run, capped at 6).
 //! - `value`: points lost by dealing in: `riichi`, `closed`, `open` (base by hand kind),
 //!   `per_dora_shown` (each dora in its open melds), `dealer_factor`, `per_honba`.
-//! - `push`: `race` (a tenpai opponent ends the hand first with this weight),
-//!   `unsafe_wait_rate` (wait probability of an average unsafe later discard),
-//!   `future_discards_base` / `future_discards_per_shanten` (later discards while
-//!   pushing), `riichi_bonus_han` (riichi, ura, ippatsu, tsumo expectation),
-//!   `ron_factor` (discard wins per self-draw win), `win_cap`.
+//! - `push` ([`race`]): `threat_win_per_turn` (a tenpai opponent's chance of winning
+//!   in one turn, not on the player's discard), `tsumo_share` (the part of such a win
+//!   the player pays, as a fraction of its value: its self-draws), `riichi_bonus_han`
+//!   (riichi, ura, ippatsu, tsumo expectation), `ron_factor` (discard wins per
+//!   self-draw win, per draw: `W' = 1 - (1 - W)^(1 + ron_factor)`), `win_cap`. The danger of the player's later discards is no
+//!   parameter: the mean of the danger model over the tiles it cannot see.
 //!
 //! The shipped numbers are priors (see `source`): wait weights chosen so that against
 //! riichi a no-suji 4-6 deals in 13 %, a suji 4-6 5 %, a no-suji terminal 7 %, a suji
 //! terminal 3 %, an unseen honour 4.5 %, an honour with two visible 2 % — the rates
 //! commonly quoted from Tenhou statistics; tenpai, value and push numbers are round
 //! figures of the same literature (an average riichi win of about 6,400 points for a
-//! non-dealer, the dealer paid 1.5 times), to be replaced by the arena's fit.
+//! non-dealer, the dealer paid 1.5 times), to be replaced by the arena's fit. The push
+//! numbers: `threat_win_per_turn` 0.08 (a riichi wins about half of its hands in the
+//! nine or so turns left after it, some of them on the player's discards, counted
+//! apart), `tsumo_share` 0.13 (about 40 % of wins are self-draws, of which a player
+//! pays a quarter to a half: about a third).
 
 pub mod call;
 pub mod check;
@@ -69,6 +77,7 @@ pub mod decision;
 pub mod effort;
 pub mod kuikae;
 pub mod opponents;
+pub mod race;
 pub mod safety;
 pub mod state;
 pub mod value;

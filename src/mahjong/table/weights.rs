@@ -56,17 +56,19 @@ pub struct ValueWeights {
     pub per_honba: f64,
 }
 
-/// The push-or-fold constants.
+/// The push-or-fold constants ([`super::race`]).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PushWeights {
-    pub race: f64,
-    pub unsafe_wait_rate: f64,
-    pub future_discards_base: f64,
-    pub future_discards_per_shanten: f64,
+    /// P(a tenpai opponent wins in one turn, on its own draw or another player's
+    /// discard, the player's excepted).
+    pub threat_win_per_turn: f64,
+    /// The part of another player's win the player pays without dealing in (its
+    /// self-draws: a share of their payment), as a fraction of that win's value.
+    pub tsumo_share: f64,
     pub riichi_bonus_han: f64,
-    /// Wins on others' discards per self-drawn win: the solitaire win probability
-    /// counts self-draws only.
+    /// Wins on others' discards per self-drawn win, per draw: the solitaire win
+    /// probability `W` counts self-draws only; with them `1 - (1 - W)^(1 + ron_factor)`.
     pub ron_factor: f64,
     /// The largest win probability the model gives a hand.
     pub win_cap: f64,
