@@ -56,8 +56,9 @@
 //!   in one turn, not on the player's discard), `tsumo_share` (the part of such a win
 //!   the player pays, as a fraction of its value: its self-draws), `riichi_bonus_han`
 //!   (riichi, ura, ippatsu, tsumo expectation), `ron_factor` (discard wins per
-//!   self-draw win, per draw: `W' = 1 - (1 - W)^(1 + ron_factor)`), `win_cap`. The danger of the player's later discards is no
-//!   parameter: the mean of the danger model over the tiles it cannot see.
+//!   self-draw win, per draw: `W' = 1 - (1 - W)^(1 + ron_factor)`), `win_cap`. The
+//!   danger of the player's later discards is no parameter: the mean of the danger
+//!   model over the tiles it cannot see.
 //!
 //! The shipped numbers are priors (see `source`): wait weights chosen so that against
 //! riichi a no-suji 4-6 deals in 13 %, a suji 4-6 5 %, a no-suji terminal 7 %, a suji
@@ -65,10 +66,10 @@
 //! commonly quoted from Tenhou statistics; tenpai, value and push numbers are round
 //! figures of the same literature (an average riichi win of about 6,400 points for a
 //! non-dealer, the dealer paid 1.5 times), to be replaced by the arena's fit. The push
-//! numbers: `threat_win_per_turn` 0.08 (a riichi wins about half of its hands in the
-//! nine or so turns left after it, some of them on the player's discards, counted
-//! apart), `tsumo_share` 0.13 (about 40 % of wins are self-draws, of which a player
-//! pays a quarter to a half: about a third).
+//! numbers (session 35): `threat_win_per_turn` 0.08 (a riichi wins about half of its
+//! hands in the nine or so turns left after it, some of them on the player's discards,
+//! counted apart), `tsumo_share` 0.13 (about 40 % of wins are self-draws, of which a
+//! player pays a quarter to a half: about a third), `win_cap` 0.95.
 
 pub mod call;
 pub mod check;
