@@ -559,11 +559,13 @@ fn far_cheap_hand(riichi: bool) -> SuggestMahjongDiscardRequest {
 
 #[tokio::test]
 async fn a_fold_says_its_win_probabilities_were_not_needed() {
-    // Against riichi this hand folds whatever its chances (pushing a three-shanten
-    // cheap hand is worth less than the risk even for a sure win): the service computes
-    // no win probability, searches no state and simulates no path, and says so on
-    // every candidate; the expected points are still given.
-    let answer = discard(far_cheap_hand(true)).await.unwrap();
+    // Against riichi with 12 tiles left in the live wall (3 draws: one short of the 4 a
+    // three-shanten hand needs to win) this hand folds whatever the engine would say:
+    // the service computes no win probability, searches no state and simulates no
+    // path, and says so on every candidate; the expected points are still given.
+    let mut late = far_cheap_hand(true);
+    late.table.as_mut().unwrap().live_wall_tiles = 12;
+    let answer = discard(late).await.unwrap();
     let stats = answer.stats.as_ref().unwrap();
     assert_eq!((stats.nodes, stats.samples, stats.exact), (0, 0, false));
     assert_eq!(answer.candidates.len(), 13);

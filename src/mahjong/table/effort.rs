@@ -54,20 +54,32 @@ pub fn win_matters(table: &Table, hand: &Hand, shape: &DiscardAdvice) -> bool {
     if shape.is_winning || shape.candidates.iter().any(|c| c.shanten <= 0) {
         return true;
     }
-    let rated = |win: f64| {
+    // A discard's win probability lies between 0 and its most: 0 when the draws left
+    // cannot complete the hand (a hand `s` steps from tenpai needs `s + 1` draws; the
+    // engine then answers exactly 0), else 1. With the race of `decision` (session 35) a
+    // sure win always pushes, so this path saves the engine's work only where the hand
+    // cannot win any more: a far hand late in the hand.
+    let most = |shanten: i8| {
+        if i64::from(shape.draws_left) <= i64::from(shanten) {
+            0.0
+        } else {
+            1.0
+        }
+    };
+    let rated = |bound: &dyn Fn(i8) -> f64| {
         let candidates: Vec<Candidate> = shape
             .candidates
             .iter()
             .map(|c| Candidate {
                 tile: c.tile,
-                win,
+                win: bound(c.shanten),
                 shanten: c.shanten,
                 computed: true,
             })
             .collect();
         advise(table, hand, &candidates, shape.draws_left)
     };
-    let (never, surely) = (rated(0.0), rated(1.0));
+    let (never, surely) = (rated(&|_| 0.0), rated(&most));
     never.figures != surely.figures || never.order != surely.order || never.riichi != surely.riichi
 }
 
@@ -107,6 +119,11 @@ mod tests {
     /// Turn 3 of an East round, the player South (the left-hand player deals), 60 tiles
     /// in the live wall (15 draws); across declared riichi with 8m when `riichi`.
     fn table(riichi: bool) -> Table {
+        table_with_wall(riichi, 60)
+    }
+
+    /// [`table`] with `live_wall` tiles left in the live wall.
+    fn table_with_wall(riichi: bool, live_wall: u32) -> Table {
         let mut across = Opponent {
             score: 24_000,
             river: river(&["9p", "8m"]),
@@ -122,7 +139,7 @@ mod tests {
             score: 25_000,
             dora_indicators: vec![t("3s")],
             dora_red: Default::default(),
-            live_wall: 60,
+            live_wall,
             river: river(&["3z", "1s"]),
             opponents: vec![
                 Opponent {
@@ -170,11 +187,12 @@ mod tests {
 
     #[test]
     fn a_fold_computes_no_win_probability_and_loses_nothing_by_it() {
-        // Across is in riichi and the hand is three steps from tenpai and cheap: even a
-        // sure win would not pay for the discards still to come, so the table folds
-        // whatever the win probabilities. No state is searched, no path simulated, and
-        // every candidate says why its probabilities are 0.
-        let table = table(true);
+        // Across is in riichi, the hand is three steps from tenpai and 12 tiles are left
+        // in the live wall: 3 draws, one short of the 4 a 3-shanten hand needs to win, so
+        // the table folds whatever the engine would say. No state is searched, no path
+        // simulated, and every candidate says why its probabilities are 0. (With 15
+        // draws it no longer folds "whatever": the race of session 35 pushes a sure win.)
+        let table = table_with_wall(true, 12);
         let hand = far_hand(&table);
         let cheap = discard_at_table(&hand, &table, None).unwrap();
         assert_eq!((cheap.states, cheap.paths), (0, 0));
@@ -189,8 +207,9 @@ mod tests {
         // figures, and the same expected points in the same order: only discards of
         // equal points may come in another order.
         let full = suggest_discard(&hand, Some(table.draws_left_after_discard()), None).unwrap();
-        assert!(full.states + full.paths > 0);
-        assert!(full.candidates.iter().all(|c| c.win_probability > 0.0));
+        // The engine's own figures for this hand: 0 for every discard (the hand cannot
+        // be completed in 3 draws), as the bound said.
+        assert!(full.candidates.iter().all(|c| c.win_probability == 0.0));
         let (cheap_rated, full_rated) = (rated(&table, &hand, &cheap), rated(&table, &hand, &full));
         for (i, c) in cheap.candidates.iter().enumerate() {
             let j = full
