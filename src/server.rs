@@ -445,10 +445,7 @@ async fn run_startup(tasks: Vec<StartupTask>) -> Result<(), (usize, String)> {
     for (index, handle) in handles.into_iter().enumerate() {
         if let Err(e) = handle.await {
             let reason = match e.try_into_panic() {
-                Ok(panic) => panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                Ok(panic) => crate::service::executor::panic_message(panic.as_ref())
                     .map_or_else(|| "panicked".to_string(), |m| format!("panicked: {m}")),
                 Err(e) => e.to_string(),
             };

@@ -35,7 +35,6 @@
 //!
 //! Gauges: `gameai_engine_calls_running` and `gameai_engine_calls_waiting`.
 
-use std::cell::Cell;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
@@ -138,16 +137,18 @@ where
     // The slot and the gauge are released by the courier, at the default priority.
     pool::spawn(*threads, work, (permit, running))
         .await
-        .map_err(|panic| error::internal(format!("engine task failed: {}", panic_message(&panic))))
+        .map_err(|panic| {
+            let why = panic_message(panic.as_ref()).unwrap_or("panicked");
+            error::internal(format!("engine task failed: {why}"))
+        })
 }
 
-/// The text of a panic's payload, where it has one.
-fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> &str {
+/// The text of a panic's payload, when it is a string (`panic!` with a message).
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> Option<&str> {
     panic
         .downcast_ref::<&str>()
         .copied()
         .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("panicked")
 }
 
 /// [`run_blocking`] with a fallback: if `work` has not returned at `due`, `fallback`
@@ -215,16 +216,10 @@ impl Drop for GaugeGuard {
     }
 }
 
-thread_local! {
-    static PRIORITY_LOWERED: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Sets this thread's nice value to [`ENGINE_NICE`], once per thread. Linux only (where
-/// `setpriority(PRIO_PROCESS, tid)` applies to one thread); elsewhere nothing.
+/// Sets this thread's nice value to [`ENGINE_NICE`] (each engine thread calls it once,
+/// when it starts). Linux only (where `setpriority(PRIO_PROCESS, tid)` applies to one
+/// thread); elsewhere nothing.
 fn lower_this_threads_priority() {
-    if PRIORITY_LOWERED.with(|done| done.replace(true)) {
-        return;
-    }
     #[cfg(target_os = "linux")]
     {
         // SAFETY: gettid has no preconditions; setpriority only changes this thread's
