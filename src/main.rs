@@ -1,6 +1,9 @@
 //! `gameai`: the gRPC server binary. Every flag can also be set through the
 //! environment variable named in `--help` (`GAMEAI_*`); a flag wins over its variable.
 
+#[cfg(target_os = "linux")]
+mod allocator;
+
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -171,11 +174,17 @@ fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()> + 
     })
 }
 
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static GLOBAL: allocator::Allocator = allocator::Allocator {};
+
 #[tokio::main]
 async fn main() -> ExitCode {
-    // Before the engines allocate: freed search tables must leave the process, or RSS
-    // outgrows the engine memory budget (src/memory_budget.rs, "The allocator").
-    let allocator_tuned = gameai::memory_budget::return_large_frees_to_os();
+    // Before the first engine call starts the engine threads (src/allocator.rs).
+    #[cfg(target_os = "linux")]
+    gameai::service::executor::on_engine_thread_start(
+        allocator::engine_threads_share_an_arena_of_their_own,
+    );
     let cli = Cli::parse();
     // Held to the end of main: dropping it flushes the log queue (at most ~1 s).
     let _log_guard =
@@ -201,7 +210,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    tracing::info!(config = ?cli, allocator_tuned, "gameai starting");
+    tracing::info!(config = ?cli, "gameai starting");
     match server::serve(
         cli.server_config(),
         listeners,

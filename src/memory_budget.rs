@@ -35,20 +35,17 @@
 //!
 //! # The allocator
 //!
-//! The model counts a block as gone once it is freed, which holds only if the C
-//! allocator hands large freed blocks back to the OS. glibc's malloc does not by
-//! default: its mmap threshold is dynamic (it rises to the size of the largest mmapped
-//! block freed, up to 32 MiB), so after the first few growths the tables of every
-//! request come from malloc's heaps, where a freed block stays resident and cannot
-//! serve the next, larger one. Tables that double leave their old allocations behind
-//! as resident holes: eight concurrent 5-shanten `SuggestMahjongDiscard` calls with a
-//! 64 MiB budget took RSS from 11 MB to 120 MB (BENCHMARKS.md, "Memory under concurrent
-//! hard requests"). [`return_large_frees_to_os`], called first thing in `main`, fixes
-//! the threshold at [`MMAP_THRESHOLD_BYTES`], so that every large block has its own
-//! mapping and `free` unmaps it: the same run then peaks at about 70 MB, and RSS
-//! returns to within 0.5 MB of idle when the calls end. The price is that every large
-//! block is a fresh mapping whose pages fault in one by one; the mahjong plans, which
-//! grow the most per call, keep their buffers for the next call instead
+//! The model counts a block as gone once it is freed, which holds only if the allocator
+//! hands freed pages back to the OS. glibc's malloc does not by default (its mmap
+//! threshold rises to the largest block freed, and freed heap blocks stay resident):
+//! eight concurrent 5-shanten `SuggestMahjongDiscard` calls with a 64 MiB budget took
+//! RSS from 11 MB to 120 MB (BENCHMARKS.md, "Memory under concurrent hard requests").
+//! The server binary therefore allocates with jemalloc configured to return freed pages
+//! at once (`src/allocator.rs`); until session 36 it fixed glibc's mmap threshold at
+//! 128 KiB instead, which bounded RSS as well but shared glibc's arena locks between
+//! the runtime workers and the low-priority engine threads. A block freed is then a
+//! page fault when it is used again; the mahjong plans, which grow the most per call,
+//! keep their buffers for the next call instead
 //! (`crate::mahjong::probability::buffer_pool`), charged to the budget.
 
 use std::sync::OnceLock;
@@ -79,29 +76,6 @@ pub fn hash_table_bytes(capacity: usize, entry_bytes: usize) -> usize {
 /// what was measured: nine concurrent 5-shanten `SuggestMahjongDiscard` calls under a
 /// 64 MiB budget took RSS 0.5 to 1.3 MB past idle + their reservations (release).
 pub const CALL_OVERHEAD_BYTES: usize = 256 << 10;
-
-/// Blocks at least this large get their own mapping from the C allocator and leave
-/// the process when freed (see "The allocator" in the [module docs](self)): 128 KiB,
-/// glibc's initial threshold, fixed instead of rising.
-pub const MMAP_THRESHOLD_BYTES: usize = 128 << 10;
-
-/// Makes the C allocator return large freed blocks to the OS at once (glibc: a fixed
-/// `M_MMAP_THRESHOLD` of [`MMAP_THRESHOLD_BYTES`], which also turns off the dynamic
-/// threshold). Call it once at process start, before the engines allocate. Returns
-/// false when the allocator refused or is not glibc's (other allocators are left
-/// as they are).
-pub fn return_large_frees_to_os() -> bool {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        // SAFETY: mallopt only sets an allocator parameter; any value is accepted or
-        // refused (return 0), and it may be called at any time.
-        unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES as libc::c_int) == 1 }
-    }
-    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-    {
-        false
-    }
-}
 
 /// Memory kept for reuse and charged to a budget, which it can give back on demand
 /// (see [`MemoryBudget::set_reclaimer`]).

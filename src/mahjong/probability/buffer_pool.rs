@@ -4,10 +4,11 @@
 //!
 //! A [`Planner`](super::plan::Planner) grows nine vectors and hash tables by doubling:
 //! on the recorded game states (`bench/requests/mahjong_game_states.jsonl`) to a median
-//! of 0.9 MB per decision (p90 3.7 MB, largest 11.5 MB). The service fixes the
-//! allocator's mmap threshold at 128 KiB (`crate::memory_budget`, "The allocator"), so
-//! that a freed table goes back to the OS at once; the price is that every block beyond
-//! it is a fresh mapping whose pages fault in one by one. Served one call at a time, the
+//! of 0.9 MB per decision (p90 3.7 MB, largest 11.5 MB). The service's
+//! allocator returns a freed table's pages to the OS at once (`crate::memory_budget`,
+//! "The allocator"); the price is that a block allocated again has pages that fault in
+//! one by one. (Measured when that allocator was glibc's with its mmap threshold fixed
+//! at 128 KiB.) Served one call at a time, the
 //! 1,292 recorded decisions took 355,000 page faults and 1.3 s of kernel time (9 % of the
 //! process's CPU), where the same decisions in one process with glibc's defaults took
 //! 8,000 faults (BENCHMARKS.md, "Spare plan buffers").

@@ -216,6 +216,17 @@ impl Drop for GaugeGuard {
     }
 }
 
+/// What each engine thread runs first, after lowering its priority; set by the binary
+/// before the first engine call ([`on_engine_thread_start`]).
+static ENGINE_THREAD_START: OnceLock<fn()> = OnceLock::new();
+
+/// Makes every engine thread run `start` when it starts (the first call wins; threads
+/// already started are not affected). The server binary binds engine threads to an
+/// allocator arena of their own with it.
+pub fn on_engine_thread_start(start: fn()) {
+    let _ = ENGINE_THREAD_START.set(start);
+}
+
 /// Sets this thread's nice value to [`ENGINE_NICE`] (each engine thread calls it once,
 /// when it starts). Linux only (where `setpriority(PRIO_PROCESS, tid)` applies to one
 /// thread); elsewhere nothing.

@@ -108,6 +108,9 @@ fn courier() -> &'static Courier {
 /// are none.
 fn engine_thread(i: usize) {
     super::lower_this_threads_priority();
+    if let Some(start) = super::ENGINE_THREAD_START.get() {
+        start();
+    }
     // The pool is being initialised by the thread that started this one.
     let pool = loop {
         if let Some(pool) = POOL.get() {
