@@ -13,6 +13,7 @@ pub mod gomoku;
 pub mod mahjong;
 pub mod mahjong_scoring;
 pub mod mahjong_table;
+pub mod wake_delay;
 
 pub use executor::{run_blocking, run_or_fallback, run_or_fallback_with};
 
@@ -50,7 +51,8 @@ pub const STOP_MARGIN: Duration = Duration::from_millis(25);
 pub const STOP_MARGIN_SHARE: u32 = 4;
 
 /// What a handler keeps between sending its answer and the hard deadline: the reply's
-/// way out and the caller's wake-up. With 8 ms, 37% of bids whose simulation was cut
+/// way out and the caller's wake-up (plus the handlers' recent wake-up delay,
+/// [`wake_delay::recent`], and at most the stop margin). With 8 ms, 37% of bids whose simulation was cut
 /// (their fallback sent when due) still reached the client late at a load average of
 /// 13; 20 ms is what the same measurement gave room for (the experiment file).
 pub const REPLY_MARGIN: Duration = Duration::from_millis(20);
@@ -73,9 +75,9 @@ pub struct Deadlines {
 ///   budget (`--default-budget-ms`, [`DEFAULT_WORK_BUDGET`] without a server);
 /// - the server's hard deadline for the request (the earliest of now +
 ///   `--request-budget-ms` and the caller's gRPC deadline), less a stop margin
-///   ([`STOP_MARGIN`], at most 1/[`STOP_MARGIN_SHARE`] of the time left) so that the
-///   answer is sent before the server's deadline layer answers `DEADLINE_EXCEEDED` in
-///   its place.
+///   ([`stop_margin`]: [`STOP_MARGIN`] plus the handlers' recent wake-up delay,
+///   [`wake_delay::recent`]) so that the answer is sent before the server's deadline
+///   layer answers `DEADLINE_EXCEEDED` in its place.
 ///
 /// Without the server's layers (a handler called directly) the caller's
 /// `grpc-timeout` metadata is read instead of the hard deadline.
@@ -85,6 +87,11 @@ pub fn work_deadline<T>(req: &tonic::Request<T>, budget_ms: u32) -> Instant {
 
 /// The work deadline ([`work_deadline`]) and the instant the answer is due.
 pub fn deadlines<T>(req: &tonic::Request<T>, budget_ms: u32) -> Deadlines {
+    deadlines_given(req, budget_ms, wake_delay::recent())
+}
+
+/// [`deadlines`] with the handlers' recent wake-up delay given.
+fn deadlines_given<T>(req: &tonic::Request<T>, budget_ms: u32, delay: Duration) -> Deadlines {
     let now = Instant::now();
     let limits = req.extensions().get::<RequestDeadline>().copied();
     let own = if budget_ms > 0 {
@@ -102,9 +109,10 @@ pub fn deadlines<T>(req: &tonic::Request<T>, budget_ms: u32) -> Deadlines {
     match hard {
         Some(hard) => {
             let left = hard.saturating_duration_since(now);
+            let stop = stop_margin(left, delay);
             Deadlines {
-                work: own.min(hard - stop_margin(left)),
-                answer: Some(hard - REPLY_MARGIN.min(stop_margin(left))),
+                work: own.min(hard - stop),
+                answer: Some(hard - (REPLY_MARGIN + delay).min(stop)),
             }
         }
         None => Deadlines {
@@ -114,10 +122,14 @@ pub fn deadlines<T>(req: &tonic::Request<T>, budget_ms: u32) -> Deadlines {
     }
 }
 
-/// The stop margin with `left` before the hard deadline: [`STOP_MARGIN`], at most
-/// 1/[`STOP_MARGIN_SHARE`] of `left`.
-pub fn stop_margin(left: Duration) -> Duration {
-    (left / STOP_MARGIN_SHARE).min(STOP_MARGIN)
+/// The stop margin with `left` before the hard deadline, when handlers have recently
+/// woken `delay` after what they awaited ([`wake_delay::recent`]): [`STOP_MARGIN`] +
+/// `delay`, at most 1/[`STOP_MARGIN_SHARE`] of `left` + `delay`, and never more than
+/// half of `left` (the engine keeps at least the other half).
+pub fn stop_margin(left: Duration, delay: Duration) -> Duration {
+    (STOP_MARGIN + delay)
+        .min(left / STOP_MARGIN_SHARE + delay)
+        .min(left / 2)
 }
 
 /// Parses a `grpc-timeout` header value: 1..8 ASCII digits followed by a unit `H`
@@ -172,7 +184,7 @@ mod tests {
             at: Instant::now() + Duration::from_secs(10),
             default_budget: Duration::from_millis(1000),
         };
-        let at = work_deadline(&request_with(Some(limits), None), 200);
+        let at = deadlines_given(&request_with(Some(limits), None), 200, Duration::ZERO).work;
         assert!(
             (150..=200).contains(&ms_from_now(at)),
             "{}",
@@ -186,7 +198,7 @@ mod tests {
             at: Instant::now() + Duration::from_secs(10),
             default_budget: Duration::from_millis(300),
         };
-        let at = work_deadline(&request_with(Some(limits), None), 0);
+        let at = deadlines_given(&request_with(Some(limits), None), 0, Duration::ZERO).work;
         assert!(
             (250..=300).contains(&ms_from_now(at)),
             "{}",
@@ -201,7 +213,7 @@ mod tests {
             at: Instant::now() + Duration::from_millis(400),
             default_budget: Duration::from_millis(1000),
         };
-        let at = work_deadline(&request_with(Some(limits), None), 5000);
+        let at = deadlines_given(&request_with(Some(limits), None), 5000, Duration::ZERO).work;
         assert!(
             (325..=375).contains(&ms_from_now(at)),
             "{}",
@@ -212,11 +224,11 @@ mod tests {
     #[test]
     fn grpc_timeout_metadata_is_read_without_the_server_layer() {
         // 100 ms: margin min(100/4, 25) = 25 ms -> 75 ms.
-        let at = work_deadline(&request_with(None, Some("100m")), 0);
+        let at = deadlines_given(&request_with(None, Some("100m")), 0, Duration::ZERO).work;
         assert!((40..=75).contains(&ms_from_now(at)), "{}", ms_from_now(at));
         // 40 ms: the margin is a quarter, 10 ms -> 30 ms; the answer is due then too
         // (the reply margin, 20 ms, is at most the stop margin).
-        let d = deadlines(&request_with(None, Some("40m")), 0);
+        let d = deadlines_given(&request_with(None, Some("40m")), 0, Duration::ZERO);
         assert!(
             (0..=30).contains(&ms_from_now(d.work)),
             "{}",
@@ -225,14 +237,39 @@ mod tests {
         let answer = d.answer.expect("a hard deadline");
         assert!(answer >= d.work && ms_from_now(answer) <= 30);
         // 200 ms: work stops 25 ms before the end, the answer is due 20 ms before.
-        let d = deadlines(&request_with(None, Some("200m")), 0);
+        let d = deadlines_given(&request_with(None, Some("200m")), 0, Duration::ZERO);
         let answer = d.answer.expect("a hard deadline");
         assert_eq!(answer - d.work, Duration::from_millis(5));
-        let at = work_deadline(&request_with(None, None), 0);
+        let at = deadlines_given(&request_with(None, None), 0, Duration::ZERO).work;
         assert!(
             (950..=1000).contains(&ms_from_now(at)),
             "{}",
             ms_from_now(at)
+        );
+    }
+
+    #[test]
+    fn a_recent_wake_up_delay_widens_both_margins() {
+        // 100 ms left, handlers recently woke 20 ms late: stop margin min(25 + 20,
+        // 100/4 + 20, 100/2) = 45 ms -> work stops at 55 ms; the reply margin
+        // min(20 + 20, 45) = 40 ms -> the answer is due at 60 ms.
+        let req = request_with(None, Some("100m"));
+        let d = deadlines_given(&req, 0, Duration::from_millis(20));
+        let answer = d.answer.expect("a hard deadline");
+        assert_eq!(answer - d.work, Duration::from_millis(5));
+        assert!(
+            (20..=55).contains(&ms_from_now(d.work)),
+            "{}",
+            ms_from_now(d.work)
+        );
+        // At the largest delay kept (40 ms) the engine still has half the time:
+        // min(65, 65, 50) = 50 ms, and the answer is due when the work stops.
+        let d = deadlines_given(&req, 0, wake_delay::MAX_EXTRA);
+        assert_eq!(d.answer, Some(d.work));
+        assert!(
+            (15..=50).contains(&ms_from_now(d.work)),
+            "{}",
+            ms_from_now(d.work)
         );
     }
 

@@ -196,7 +196,10 @@ where
     tokio::pin!(call);
     tokio::select! {
         answer = &mut call => answer,
-        () = tokio::time::sleep_until(due.into()) => Ok(fallback()),
+        () = tokio::time::sleep_until(due.into()) => {
+            super::wake_delay::record(Instant::now().saturating_duration_since(due));
+            Ok(fallback())
+        }
     }
 }
 

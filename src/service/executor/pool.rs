@@ -40,6 +40,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::task::{Context, Poll};
 use std::thread::Thread;
+use std::time::Instant;
 
 use crossbeam_queue::SegQueue;
 use futures_util::task::AtomicWaker;
@@ -186,6 +187,9 @@ struct Slot<T> {
     value: Mutex<Option<std::thread::Result<T>>>,
     /// Set by the courier once `value` holds the result.
     done: AtomicBool,
+    /// When the courier set `done`: the awaiting task's wake-up delay is counted from
+    /// it ([`crate::service::wake_delay`]).
+    done_at: OnceLock<Instant>,
     /// The awaiting task has gone: the job drops its result itself.
     abandoned: AtomicBool,
     waker: AtomicWaker,
@@ -206,6 +210,9 @@ impl<T> std::future::Future for Pending<T> {
             if !slot.done.load(Ordering::Acquire) {
                 return Poll::Pending;
             }
+        }
+        if let Some(done_at) = slot.done_at.get() {
+            crate::service::wake_delay::record(done_at.elapsed());
         }
         let value = slot
             .value
@@ -234,6 +241,7 @@ where
     let slot = Arc::new(Slot {
         value: Mutex::new(None),
         done: AtomicBool::new(false),
+        done_at: OnceLock::new(),
         abandoned: AtomicBool::new(false),
         waker: AtomicWaker::new(),
     });
@@ -255,6 +263,7 @@ where
                     .unwrap_or_else(PoisonError::into_inner) = Some(result);
             }
             complete(Box::new(move || {
+                let _ = job_slot.done_at.set(Instant::now());
                 job_slot.done.store(true, Ordering::Release);
                 job_slot.waker.wake();
                 drop(release);
