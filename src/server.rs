@@ -277,6 +277,7 @@ fn prepare_process(config: &ServerConfig) -> PrometheusHandle {
     let handle = telemetry::prometheus_handle();
     metrics::gauge!(telemetry::ENGINE_CALLS_RUNNING).increment(0.0);
     metrics::gauge!(telemetry::ENGINE_CALLS_WAITING).increment(0.0);
+    metrics::gauge!(telemetry::HANDLER_WAKE_DELAY_SECONDS).increment(0.0);
     // Export the limit's series from the start (at 0), not from the first shed call.
     metrics::counter!(telemetry::REQUESTS_SHED_TOTAL).increment(0);
     metrics::gauge!(telemetry::INFLIGHT_REQUESTS).increment(0.0);

@@ -241,6 +241,11 @@ async fn ok_and_error_calls_are_counted_with_their_codes() {
         metric_value(&after, "gameai_inflight_requests", &[]),
         Some(0.0)
     );
+    // The handlers' wake-up delay, which the deadlines keep as extra margin: a gauge
+    // in seconds from the start, never above its 40 ms cap.
+    assert!(after.contains("# TYPE gameai_handler_wake_delay_seconds gauge\n"));
+    let delay = metric_value(&after, "gameai_handler_wake_delay_seconds", &[]).unwrap();
+    assert!((0.0..=0.040).contains(&delay), "{delay}");
     assert!(after.contains("# TYPE grpc_server_handling_seconds histogram"));
     // The start-up task built the mahjong tables before SERVING and reported them.
     let bytes = metric_value(&after, "gameai_mahjong_tables_bytes", &[]).unwrap();

@@ -87,7 +87,9 @@ pub fn work_deadline<T>(req: &tonic::Request<T>, budget_ms: u32) -> Instant {
 
 /// The work deadline ([`work_deadline`]) and the instant the answer is due.
 pub fn deadlines<T>(req: &tonic::Request<T>, budget_ms: u32) -> Deadlines {
-    deadlines_given(req, budget_ms, wake_delay::recent())
+    let delay = wake_delay::recent();
+    metrics::gauge!(crate::telemetry::HANDLER_WAKE_DELAY_SECONDS).set(delay.as_secs_f64());
+    deadlines_given(req, budget_ms, delay)
 }
 
 /// [`deadlines`] with the handlers' recent wake-up delay given.

@@ -54,6 +54,9 @@ pub const CONNECTIONS_ACCEPTED_TOTAL: &str = "gameai_grpc_connections_accepted_t
 pub const CONNECTIONS_CUT_TOTAL: &str = "gameai_grpc_connections_cut_total";
 /// Counter: log lines dropped because the log queue was full ([`super::logging`]).
 pub const LOG_LINES_DROPPED_TOTAL: &str = "gameai_log_lines_dropped_total";
+/// Gauge: the handlers' recent wake-up delay, which the deadlines keep as extra margin
+/// (`crate::service::wake_delay`).
+pub const HANDLER_WAKE_DELAY_SECONDS: &str = "gameai_handler_wake_delay_seconds";
 
 /// Registers the help text (and unit) of every metric above with the recorder.
 pub(super) fn describe_metrics() {
@@ -129,6 +132,11 @@ pub(super) fn describe_metrics() {
     describe_counter!(
         LOG_LINES_DROPPED_TOTAL,
         "Log lines dropped because stderr did not keep up and the log queue was full."
+    );
+    describe_gauge!(
+        HANDLER_WAKE_DELAY_SECONDS,
+        Unit::Seconds,
+        "Recent delay between an awaited event (engine answer, answer due) and the handler running (2nd largest of the last 64), kept by the deadlines as extra margin."
     );
     describe_counter!(
         ENGINE_MEMORY_REFUSALS_TOTAL,
