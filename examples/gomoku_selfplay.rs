@@ -71,6 +71,7 @@ fn params(spec: &str) -> Params {
             "le" => p.learned_eval = n != 0,
             "soft" => p.soft_percent = n as u32,
             "fut" => p.futility_margin = n as i32,
+            "text" => p.threat_extension = n != 0,
             _ => panic!("unknown parameter {k}"),
         }
     }

@@ -275,3 +275,32 @@ fn stop_flag_ends_an_unbounded_search() {
         assert!(b.stone(answer.best).is_none(), "{rule}: {}", answer.best);
     }
 }
+
+/// A stall allowance longer than the time left ends the search at its first clock
+/// reading, as a deadline already past would (a brain that has seen its thread sit off
+/// the CPU that long answers at once rather than late); the same search with no
+/// allowance runs its iterations. The deadline is an hour away, so neither outcome
+/// depends on the machine's speed or load.
+#[test]
+fn a_stall_allowance_beyond_the_deadline_stops_the_search_at_once() {
+    use gameai::gomoku::search::limits::Pace;
+    let moves = "h8g6f8e8g7f7h5h6f6e5e7d6i9j10d8g5f4c9d9d11g4e4i6j7";
+    let deadline = Instant::now() + Duration::from_secs(3_600);
+    let mut b = board(Rule::Freestyle, 15, moves);
+    let pace = Pace::new(Some(deadline), Duration::from_secs(3_601));
+    let mut limits = Limits::until(deadline).with_pace(&pace);
+    limits.max_depth = 4;
+    let stalled = searcher().search(&mut b, &limits).unwrap();
+    assert!(b.stone(stalled.best).is_none(), "{}", stalled.best);
+    assert_eq!(stalled.depth, 0);
+    // Every stage gives up at its entry reading (the root counts one node).
+    assert!(stalled.nodes <= 2, "{} nodes", stalled.nodes);
+
+    let pace = Pace::new(Some(deadline), Duration::ZERO);
+    let limits = Limits {
+        pace: Some(&pace),
+        ..limits
+    };
+    let free = searcher().search(&mut b, &limits).unwrap();
+    assert_eq!(free.depth, 4);
+}

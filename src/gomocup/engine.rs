@@ -9,6 +9,10 @@
 //! [`MAX_TABLE_BYTES`](crate::gomoku::search::tt::MAX_TABLE_BYTES). Its memory is drawn from the process-wide engine budget, whose
 //! limit is set to the same figure.
 //!
+//! Each search stops a scheduling stall ahead of its deadline ([`Stalls`]: the longest
+//! of the recent searches', first measured by a probe when the game starts), so that a
+//! loaded machine does not push the answer past the turn limit.
+//!
 //! Every answer carries one `MESSAGE` line with what the search found: how (the
 //! engine's reason), depth, score (or the proven win / loss), nodes, time, nodes per
 //! second and the principal variation in the project's notation.
@@ -17,6 +21,7 @@
 //! the bottom, so on an N x N board protocol `(x, y)` is `Point::new(x, N - 1 - y)`
 //! (on 15x15, `7,7` is `h8`, `0,0` is `a15`).
 
+use crate::gomoku::search::limits::Pace;
 use crate::gomoku::search::tt::table_bytes;
 use crate::gomoku::search::{Limits, SearchResult, Searcher};
 use crate::gomoku::{Board, Color, GomokuError, Point, Rule};
@@ -24,11 +29,13 @@ use crate::memory_budget::MemoryBudget;
 
 use super::command::ProtocolPoint;
 use super::player::{Choice, Player, ThinkRequest};
+use super::stalls::{PROBE_TIME, Stalls, probe};
 
 /// The engine as a protocol player (see the [module docs](self)).
 pub struct EnginePlayer {
     searcher: Option<(usize, Searcher)>,
     quiet: bool,
+    stalls: Stalls,
 }
 
 impl EnginePlayer {
@@ -37,6 +44,7 @@ impl EnginePlayer {
         EnginePlayer {
             searcher: None,
             quiet,
+            stalls: Stalls::default(),
         }
     }
 
@@ -76,6 +84,7 @@ impl Player for EnginePlayer {
         if let Some((_, searcher)) = &mut self.searcher {
             searcher.clear();
         }
+        self.stalls.record(probe(PROBE_TIME));
     }
 
     fn prepare(&mut self, memory_bytes: Option<usize>) {
@@ -85,11 +94,13 @@ impl Player for EnginePlayer {
     fn choose(&mut self, request: &ThinkRequest<'_>) -> Result<Choice, String> {
         let mut board = board_for(request).map_err(|e| e.to_string())?;
         let bytes = table_bytes(None, request.memory_bytes);
-        let limits = Limits::until(request.deadline).with_stop(request.stop);
-        let result = self
-            .searcher(bytes)
-            .search(&mut board, &limits)
-            .map_err(|e| e.to_string())?;
+        let pace = Pace::new(Some(request.deadline), self.stalls.margin());
+        let limits = Limits::until(request.deadline)
+            .with_stop(request.stop)
+            .with_pace(&pace);
+        let result = self.searcher(bytes).search(&mut board, &limits);
+        self.stalls.record(pace.worst_seen());
+        let result = result.map_err(|e| e.to_string())?;
         let point = to_protocol(result.best, request.size);
         let messages = if self.quiet {
             Vec::new()

@@ -40,4 +40,5 @@ pub mod game;
 pub mod player;
 pub mod reply;
 pub mod session;
+pub mod stalls;
 pub mod time_manager;

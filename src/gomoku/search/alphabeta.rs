@@ -48,6 +48,8 @@ pub struct Search<'a> {
     buffers: Vec<Vec<Cell>>,
     scored: Vec<Vec<(Cell, i32)>>,
     params: Params,
+    /// The depth of the iteration under way (bounds the threat extension).
+    root_depth: i32,
 }
 
 const NO_CELL: Cell = 0;
@@ -70,6 +72,7 @@ impl<'a> Search<'a> {
             buffers: (0..MAX_PLY * 2).map(|_| Vec::with_capacity(64)).collect(),
             scored: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             params,
+            root_depth: 0,
         }
     }
 
@@ -205,12 +208,19 @@ impl<'a> Search<'a> {
         }
         let mut moves = self.take(2 * ply);
         let restricted = self.node_moves(forced, ply, &mut moves);
+        // A forced block spends no depth; nor, with the threat extension, the answer to
+        // an open three within twice the iteration's depth.
+        let extended =
+            self.params.threat_extension && restricted && (ply as i32) <= 2 * self.root_depth;
         let node = Node {
             depth,
             ply,
             pv_node,
-            // A forced block spends no depth.
-            new_depth: if forced.is_some() { depth } else { depth - 1 },
+            new_depth: if forced.is_some() || extended {
+                depth
+            } else {
+                depth - 1
+            },
             restricted,
             forced: forced.is_some(),
             static_eval: 0,
@@ -562,6 +572,7 @@ impl<'a> Search<'a> {
         let mut best: Option<(i32, Cell)> = None;
         self.pv_len[0] = 0;
         self.nodes += 1;
+        self.root_depth = depth;
         for (i, entry) in moves.iter_mut().enumerate() {
             let m = entry.cell;
             let window = alpha;

@@ -227,7 +227,8 @@ impl Searcher {
         let vcf_nodes = (max_nodes / 10).clamp(1_000, 200_000);
         let mut vcf = Vcf::new(&mut self.cache, vcf_nodes)
             .with_deadline(slice(start, limits.deadline, 10))
-            .with_stop(limits.stop);
+            .with_stop(limits.stop)
+            .with_pace(limits.pace);
         let line = vcf.solve(board, 40);
         *nodes += vcf.nodes;
         if let Some(line) = line {
@@ -240,7 +241,9 @@ impl Searcher {
         }
         let vct_deadline = slice(start, limits.deadline, self.params.vct_share.max(1));
         let vct_nodes = (max_nodes / 5).clamp(2_000, 2_000_000);
-        let mut vct = Vct::new(&mut self.cache, vct_nodes, vct_deadline).with_stop(limits.stop);
+        let mut vct = Vct::new(&mut self.cache, vct_nodes, vct_deadline)
+            .with_stop(limits.stop)
+            .with_pace(limits.pace);
         let proof = vct.solve(board, 12);
         *nodes += vct.nodes;
         let proof = proof?;

@@ -44,6 +44,11 @@ pub struct Params {
     /// searched when the static evaluation plus this margin per ply left is at most
     /// alpha (0 = off).
     pub futility_margin: i32,
+    /// Threat extension: a node that must answer the opponent's open three (only the
+    /// defences are searched) spends no depth on its move, as a forced block does, while
+    /// it is at most twice the iteration's depth from the root; so the attacker's
+    /// three counts as half a move and sequences of threes are read to their end.
+    pub threat_extension: bool,
 }
 
 impl Default for Params {
@@ -64,6 +69,7 @@ impl Default for Params {
             learned_eval: false,
             soft_percent: 50,
             futility_margin: 0,
+            threat_extension: false,
         }
     }
 }

@@ -228,7 +228,8 @@ fn stop_vcf(
     let threat = {
         let mut vcf = Vcf::new(cache, 20_000)
             .with_deadline(slice(start, deadline, 8))
-            .with_stop(limits.stop);
+            .with_stop(limits.stop)
+            .with_pace(limits.pace);
         let line = vcf.solve(board, 30);
         nodes += vcf.nodes;
         line
@@ -249,7 +250,8 @@ fn stop_vcf(
         board.make(m);
         let mut vcf = Vcf::new(cache, 4_000)
             .with_deadline(until)
-            .with_stop(limits.stop);
+            .with_stop(limits.stop)
+            .with_pace(limits.pace);
         let refuted = vcf.solve(board, 30).is_some();
         nodes += vcf.nodes;
         board.unmake();

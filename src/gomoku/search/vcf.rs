@@ -21,7 +21,7 @@ use std::sync::atomic::AtomicBool;
 use crate::gomoku::board::{Board, Cell};
 use crate::gomoku::point::Color;
 
-use super::limits::Clock;
+use super::limits::{Clock, Pace};
 use super::movepick::sort_cells_by_key;
 use super::threats::{blocks_after, five_points, four_dirs, four_moves, legal};
 
@@ -79,6 +79,7 @@ pub struct Vcf<'c> {
     aborted: bool,
     deadline: Option<std::time::Instant>,
     stop: Option<&'c AtomicBool>,
+    pace: Option<&'c Pace>,
 }
 
 /// A VCF found: the moves from the attacker's first four to its five, alternating
@@ -107,6 +108,7 @@ impl<'c> Vcf<'c> {
             aborted: false,
             deadline: None,
             stop: None,
+            pace: None,
         }
     }
 
@@ -119,6 +121,12 @@ impl<'c> Vcf<'c> {
     /// Also stop when `stop` is set ([`super::Limits::stop`]).
     pub fn with_stop(mut self, stop: Option<&'c AtomicBool>) -> Vcf<'c> {
         self.stop = stop;
+        self
+    }
+
+    /// Also stop a stall ahead of the deadline ([`super::Limits::pace`]).
+    pub fn with_pace(mut self, pace: Option<&'c Pace>) -> Vcf<'c> {
+        self.pace = pace;
         self
     }
 
@@ -151,6 +159,7 @@ impl<'c> Vcf<'c> {
         Clock {
             deadline: self.deadline,
             stop: self.stop,
+            pace: self.pace,
         }
     }
 

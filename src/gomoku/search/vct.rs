@@ -23,7 +23,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::gomoku::board::{Board, Cell};
 
-use super::limits::Clock;
+use super::limits::{Clock, Pace};
 use super::movepick::sort_cells_by_key;
 use super::threats::{
     blocks_after, defences, five_points, four_dirs, four_moves, has_flex4_threat, legal,
@@ -58,6 +58,7 @@ pub struct Vct<'c> {
     aborted: bool,
     deadline: Option<std::time::Instant>,
     stop: Option<&'c AtomicBool>,
+    pace: Option<&'c Pace>,
     pool: Vec<Vec<Cell>>,
     /// `lines[ply]`: the principal line from the node at `ply` when it was proven.
     lines: Vec<Vec<Cell>>,
@@ -80,6 +81,7 @@ impl<'c> Vct<'c> {
             aborted: false,
             deadline,
             stop: None,
+            pace: None,
             pool: Vec::new(),
             lines: Vec::new(),
             keyed: Vec::new(),
@@ -89,6 +91,12 @@ impl<'c> Vct<'c> {
     /// Also stop when `stop` is set ([`super::Limits::stop`]).
     pub fn with_stop(mut self, stop: Option<&'c AtomicBool>) -> Vct<'c> {
         self.stop = stop;
+        self
+    }
+
+    /// Also stop a stall ahead of the deadline ([`super::Limits::pace`]).
+    pub fn with_pace(mut self, pace: Option<&'c Pace>) -> Vct<'c> {
+        self.pace = pace;
         self
     }
 
@@ -132,6 +140,7 @@ impl<'c> Vct<'c> {
         Clock {
             deadline: self.deadline,
             stop: self.stop,
+            pace: self.pace,
         }
     }
 
