@@ -72,6 +72,7 @@ fn params(spec: &str) -> Params {
             "soft" => p.soft_percent = n as u32,
             "fut" => p.futility_margin = n as i32,
             "text" => p.threat_extension = n != 0,
+            "lmrd" => p.lmr_divisor = n as i32,
             _ => panic!("unknown parameter {k}"),
         }
     }

@@ -11,7 +11,9 @@
 //!
 //! Each search stops a scheduling stall ahead of its deadline ([`Stalls`]: the longest
 //! of the recent searches', first measured by a probe when the game starts), so that a
-//! loaded machine does not push the answer past the turn limit.
+//! loaded machine does not push the answer past the turn limit; and it runs on a thread
+//! of its own ([`SearchThread`]), so that when that thread is stalled anyway, the
+//! session's thread answers at the deadline with the best move found so far.
 //!
 //! Every answer carries one `MESSAGE` line with what the search found: how (the
 //! engine's reason), depth, score (or the proven win / loss), nodes, time, nodes per
@@ -21,19 +23,19 @@
 //! the bottom, so on an N x N board protocol `(x, y)` is `Point::new(x, N - 1 - y)`
 //! (on 15x15, `7,7` is `h8`, `0,0` is `a15`).
 
-use crate::gomoku::search::limits::Pace;
 use crate::gomoku::search::tt::table_bytes;
-use crate::gomoku::search::{Limits, SearchResult, Searcher};
+use crate::gomoku::search::{SearchResult, Searcher};
 use crate::gomoku::{Board, Color, GomokuError, Point, Rule};
 use crate::memory_budget::MemoryBudget;
 
 use super::command::ProtocolPoint;
 use super::player::{Choice, Player, ThinkRequest};
+use super::search_thread::{Outcome, SearchThread, Tables, WATCHDOG_GRACE};
 use super::stalls::{PROBE_TIME, Stalls, probe};
 
 /// The engine as a protocol player (see the [module docs](self)).
 pub struct EnginePlayer {
-    searcher: Option<(usize, Searcher)>,
+    search: SearchThread,
     quiet: bool,
     stalls: Stalls,
 }
@@ -42,26 +44,23 @@ impl EnginePlayer {
     /// A player; `quiet` leaves out the `MESSAGE` line of each move.
     pub fn new(quiet: bool) -> EnginePlayer {
         EnginePlayer {
-            searcher: None,
+            search: SearchThread::start(searcher),
             quiet,
             stalls: Stalls::default(),
         }
     }
+}
 
-    /// The searcher for `bytes` of memory, made (or remade) when the size changes.
-    fn searcher(&mut self, bytes: usize) -> &mut Searcher {
-        if self
-            .searcher
-            .as_ref()
-            .is_none_or(|(size, _)| *size != bytes)
-        {
-            // Give back the old tables before reserving the new ones.
-            self.searcher = None;
-            MemoryBudget::global().set_limit(bytes);
-            self.searcher = Some((bytes, Searcher::new(bytes)));
-        }
-        &mut self.searcher.as_mut().expect("just made").1
+/// The searcher for `bytes` of memory in `tables`, made (or remade) when the size
+/// changes.
+fn searcher(tables: &mut Tables, bytes: usize) -> &mut Searcher {
+    if tables.as_ref().is_none_or(|(size, _)| *size != bytes) {
+        // Give back the old tables before reserving the new ones.
+        *tables = None;
+        MemoryBudget::global().set_limit(bytes);
+        *tables = Some((bytes, Searcher::new(bytes)));
     }
+    &mut tables.as_mut().expect("just made").1
 }
 
 impl Player for EnginePlayer {
@@ -81,31 +80,52 @@ impl Player for EnginePlayer {
     }
 
     fn new_game(&mut self) {
-        if let Some((_, searcher)) = &mut self.searcher {
+        if let Some((_, searcher)) = self.search.tables().as_mut() {
             searcher.clear();
         }
         self.stalls.record(probe(PROBE_TIME));
     }
 
     fn prepare(&mut self, memory_bytes: Option<usize>) {
-        self.searcher(table_bytes(None, memory_bytes));
+        searcher(&mut self.search.tables(), table_bytes(None, memory_bytes));
     }
 
     fn choose(&mut self, request: &ThinkRequest<'_>) -> Result<Choice, String> {
-        let mut board = board_for(request).map_err(|e| e.to_string())?;
+        let board = board_for(request).map_err(|e| e.to_string())?;
         let bytes = table_bytes(None, request.memory_bytes);
-        let pace = Pace::new(Some(request.deadline), self.stalls.margin());
-        let limits = Limits::until(request.deadline)
-            .with_stop(request.stop)
-            .with_pace(&pace);
-        let result = self.searcher(bytes).search(&mut board, &limits);
-        self.stalls.record(pace.worst_seen());
-        let result = result.map_err(|e| e.to_string())?;
-        let point = to_protocol(result.best, request.size);
+        let (outcome, stalls) = self.search.search(
+            board,
+            bytes,
+            request.deadline,
+            self.stalls.margin(),
+            request.stop,
+        );
+        for stall in stalls {
+            self.stalls.record(stall);
+        }
+        let (best, message) = match outcome {
+            Outcome::Done(result) => {
+                let result = result?;
+                (result.best, describe(&result))
+            }
+            Outcome::Stalled(best) => {
+                // The search's thread did not answer by the deadline: it was off the
+                // CPU that long at least, which the next searches allow for.
+                self.stalls.record(WATCHDOG_GRACE + request.budget / 2);
+                (
+                    best,
+                    format!(
+                        "the search did not answer {} ms after its deadline: answered with its best move so far",
+                        WATCHDOG_GRACE.as_millis()
+                    ),
+                )
+            }
+        };
+        let point = to_protocol(best, request.size);
         let messages = if self.quiet {
             Vec::new()
         } else {
-            vec![describe(&result)]
+            vec![message]
         };
         Ok(Choice { point, messages })
     }

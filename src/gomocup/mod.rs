@@ -39,6 +39,7 @@ pub mod engine;
 pub mod game;
 pub mod player;
 pub mod reply;
+pub mod search_thread;
 pub mod session;
 pub mod stalls;
 pub mod time_manager;

@@ -369,7 +369,11 @@ impl<'a> Search<'a> {
             if quiet && (self.late_move_pruned(node, i, best) || self.futile(node, alpha, best)) {
                 continue;
             }
-            let reduction = if quiet { reduction(node, i) } else { 0 };
+            let reduction = if quiet {
+                reduction(node, i, self.params.lmr_divisor)
+            } else {
+                0
+            };
             self.board.make(m);
             let score = self.search_child(node, i, alpha, beta, reduction);
             self.board.unmake();
@@ -631,10 +635,16 @@ struct Node {
 }
 
 /// Late move reduction of the `i`-th move when it is quiet: none for the first three,
-/// at shallow depths, for forced or restricted nodes; more further down the order.
-fn reduction(node: &Node, i: usize) -> i32 {
+/// at shallow depths, for forced or restricted nodes; more further down the order (in
+/// fixed steps, or by the logarithmic rule with `divisor`, [`Params::lmr_divisor`]).
+fn reduction(node: &Node, i: usize, divisor: i32) -> i32 {
     if !node.restricted && node.depth >= 3 && i >= 3 && !node.forced {
-        let r = 1 + (i >= 8) as i32 + (node.depth >= 8 && i >= 16) as i32;
+        let r = if divisor > 0 {
+            let lr = (node.depth as f64).ln() * ((i + 1) as f64).ln() * 100.0;
+            (lr / f64::from(divisor)) as i32
+        } else {
+            1 + (i >= 8) as i32 + (node.depth >= 8 && i >= 16) as i32
+        };
         r.min(node.new_depth - 1).max(0)
     } else {
         0

@@ -19,7 +19,7 @@
 //! `prior`), so that a stall as long as the worst one seen still ends before the
 //! deadline.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Nodes between two readings of the clock and the stop flag, in every stage.
@@ -44,6 +44,9 @@ pub struct Limits<'a> {
     /// The scheduling stalls to allow for before the answer's deadline ([`Pace`]);
     /// none when `None`.
     pub pace: Option<&'a Pace>,
+    /// Where the alpha-beta stage publishes its best move so far (the cell + 1; 0 while
+    /// there is none), for a caller that must answer before the search returns.
+    pub progress: Option<&'a AtomicUsize>,
 }
 
 impl Default for Limits<'_> {
@@ -55,6 +58,7 @@ impl Default for Limits<'_> {
             max_nodes: None,
             max_depth: 40,
             pace: None,
+            progress: None,
         }
     }
 }
@@ -97,6 +101,22 @@ impl<'a> Limits<'a> {
         Limits {
             pace: Some(pace),
             ..self
+        }
+    }
+
+    /// These limits, publishing the best move so far to `progress` (see
+    /// [`Limits::progress`]).
+    pub fn with_progress(self, progress: &'a AtomicUsize) -> Limits<'a> {
+        Limits {
+            progress: Some(progress),
+            ..self
+        }
+    }
+
+    /// Publishes `cell` as the best move so far, if the caller asked.
+    pub(crate) fn publish(&self, cell: usize) {
+        if let Some(p) = self.progress {
+            p.store(cell + 1, Ordering::Relaxed);
         }
     }
 

@@ -49,6 +49,10 @@ pub struct Params {
     /// it is at most twice the iteration's depth from the root; so the attacker's
     /// three counts as half a move and sequences of threes are read to their end.
     pub threat_extension: bool,
+    /// Late move reductions by the logarithmic rule: the `i`-th quiet move at `depth`
+    /// is reduced by ln(depth) x ln(i + 1) x 100 / this (0 = the fixed steps of
+    /// 1 to 3 plies).
+    pub lmr_divisor: i32,
 }
 
 impl Default for Params {
@@ -70,6 +74,7 @@ impl Default for Params {
             soft_percent: 50,
             futility_margin: 0,
             threat_extension: false,
+            lmr_divisor: 0,
         }
     }
 }

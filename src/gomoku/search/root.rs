@@ -130,12 +130,14 @@ pub(super) fn deepen(
         .unwrap_or(u64::MAX)
         .saturating_sub(nodes_used);
     let mut best = (root[0].cell, -INFINITE);
+    limits.publish(best.0);
     let mut pv = vec![root[0].cell];
     let mut depth_done = 0;
     let mut exact = false;
     for depth in 1..=limits.max_depth.max(1) as i32 {
         if let Some((score, m)) = search.root(&mut root, depth, -INFINITE, INFINITE) {
             best = (m, score);
+            limits.publish(m);
             pv = search.pv().to_vec();
             if !search.stopped {
                 depth_done = depth as u32;
