@@ -109,8 +109,9 @@ impl Player for EnginePlayer {
                 (result.best, describe(&result))
             }
             Outcome::Stalled(best) => {
-                // The search's thread did not answer by the deadline: it was off the
-                // CPU that long at least, which the next searches allow for.
+                // The search's thread did not answer by the deadline and the grace:
+                // the next searches keep half their budget back as well (its own
+                // stall is recorded when its result comes, at the next move).
                 self.stalls.record(WATCHDOG_GRACE + request.budget / 2);
                 (
                     best,
