@@ -198,6 +198,29 @@ class TableMessage(unittest.TestCase):
         self.assertEqual([(t.tile, t.tsumogiri, t.riichi) for t in left.river], [("0s", True, True)])
         self.assertEqual([t.tile for t in msg.river], ["2p"])
 
+    def test_after_call_is_set_from_the_own_pon_to_the_discard(self):
+        # Kuikae (Tenhou's rules, riichienv's ``kuikae_forbidden``): right after its own
+        # chi or pon a player may not discard the called kind (nor, after a chi taking
+        # an end of its run, the tile beyond the other end); the service can only
+        # order those last when the request says the discard follows the call. Seat 1
+        # pons 1m (event 4), then throws 9p (event 5): after_call from the one to the
+        # other, and only for seat 1.
+        sys.path.insert(0, os.path.join(HERE, "..", "..", "examples", "python"))
+        import gameai_client
+        from riichi.service import table_message
+
+        pb, _ = gameai_client.load("mahjong")
+        events = kyoku_events()
+        caller, other = TableView(seat=1), TableView(seat=2)
+        for v in (caller, other):
+            v.feed(events[:5])
+        self.assertTrue(caller.after_call)
+        self.assertTrue(table_message(pb, caller).after_call)
+        self.assertFalse(other.after_call)
+        caller.feed(events[5:6])
+        self.assertFalse(caller.after_call)
+        self.assertFalse(table_message(pb, caller).after_call)
+
     def _view(self):
         v = TableView(seat=3)
         v.feed(kyoku_events())
