@@ -17,9 +17,11 @@
 //! they are.
 
 use crate::mahjong::meld::{Meld, MeldKind};
+use crate::mahjong::rules::Ruleset;
 use crate::mahjong::scoring::dora::dora_of;
 use crate::mahjong::scoring::payment::pay;
 use crate::mahjong::scoring::{WinFlags, WinInput, score};
+use crate::mahjong::shanten::{shanten_regular, shanten_seven_pairs, shanten_thirteen_orphans};
 use crate::mahjong::strategy::open_yaku::{Yakuhai, keeps_yaku};
 use crate::mahjong::tile::{KINDS, RedFives, Tile, TileCounts};
 
@@ -124,6 +126,9 @@ pub fn tenpai_value(
     unseen: &[u8; KINDS],
     bonus_han: f64,
 ) -> Option<TenpaiValue> {
+    if !is_tenpai(after, melds) {
+        return None;
+    }
     let closed = melds.iter().all(|m| m.kind() == MeldKind::ClosedKan);
     let dealer = table.player_deals();
     let (mut weight, mut dama, mut riichi) = (0.0, 0.0, 0.0);
@@ -173,6 +178,14 @@ pub fn tenpai_value(
         dama: dama / weight,
         riichi: closed.then_some(riichi / weight),
     })
+}
+
+/// Some form is one tile from complete (the shanten tables, microseconds): the scorer
+/// is asked about the waits only then, since without it no tile completes the hand.
+fn is_tenpai(after: &[u8; KINDS], melds: &[Meld]) -> bool {
+    shanten_regular(after, melds.len() as u8) <= 0
+        || shanten_seven_pairs(after, Ruleset::Riichi).is_some_and(|s| s <= 0)
+        || shanten_thirteen_orphans(after).is_some_and(|s| s <= 0)
 }
 
 #[cfg(test)]
