@@ -612,6 +612,28 @@ async fn a_valuable_good_tenpai_pushes_a_dangerous_tile_against_riichi() {
 }
 
 #[tokio::test]
+async fn a_cheap_pinfu_tenpai_pushes_against_riichi() {
+    // The probe of docs/experiments/2026-12-06-mahjong-push-fold.md: 23456m567p6p678s99s
+    // at the base table (across, not the dealer, in riichi; 15 draws; indicator 3s,
+    // dora 4s, none held). Throwing 6p leaves 23456m567p678s99s, a three-sided wait on
+    // 1m/4m/7m, every win all runs with a two-sided wait on a 9s pair: pinfu, 30 fu.
+    // Dama is worth 1,000 (pinfu 1 han 30 fu), riichi 2,000 (riichi pinfu 2 han 30
+    // fu) before ura and tsumo; Tenhou's table. Any other discard breaks the tenpai.
+    // The push-or-fold statistics (as in the test above): a tenpai with a good wait
+    // pushes against a single riichi in mid-game even when cheap; the session-35 value
+    // (1.7 han at 30 fu, no pinfu) folded it.
+    let answer = discard(SuggestMahjongDiscardRequest {
+        hand: "23456m567p6p678s99s".into(),
+        ..discard_at(base_table())
+    })
+    .await
+    .unwrap();
+    let best = &answer.candidates[0];
+    assert_eq!(best.tile, "6p", "{answer:?}");
+    assert!(best.expected_points.unwrap() > 0.0, "{best:?}");
+}
+
+#[tokio::test]
 async fn a_dragon_pon_at_a_quiet_table_is_taken_with_its_points() {
     // 55z123m456p78s119p: across throws the third 5z late in the hand (8 tiles left:
     // the player draws twice more, exact figures). The pon is a yaku (white dragon) and

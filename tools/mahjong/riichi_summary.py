@@ -39,6 +39,13 @@ def main() -> int:
               f"ranks {' '.join(f'{x:.3f}' for x in f['rank_distribution'])}; per kyoku: win {f['win_rate']:.3f} "
               f"deal-in {f['deal_in_rate']:.3f} riichi {f['riichi_rate']:.3f} call {f['call_rate']:.3f}; "
               f"final score {f['mean_final_score']:.0f}")
+    rates = stats.challenger_rates_by_wall_set(lines)
+    s["challenger_rates_by_wall_set"] = {}
+    for name in [n for n, _ in stats.RATES] + ["first"]:
+        mean, half = stats.mean_interval([r[name] for r in rates.values()])
+        s["challenger_rates_by_wall_set"][name] = {"mean": mean, "ci95": half}
+    print("challenger rates, mean over wall sets (95 %): " + "; ".join(
+        f"{k} {v['mean']:.3f} +- {v['ci95']:.3f}" for k, v in s["challenger_rates_by_wall_set"].items()))
     for kind, t in s["decision_ms"].items():
         print(f"{kind:13} decisions {t['count']} p50 {t['p50']:.1f} ms p99 {t['p99']:.1f} ms")
     if args.paired:
@@ -50,6 +57,14 @@ def main() -> int:
         s["paired"] = {"wall_sets": len(common), "difference": mean, "ci95": half}
         print(f"paired over {len(common)} wall sets: challenger placement minus the other run's "
               f"{mean:+.3f} +- {half:.3f}")
+        mine_r, theirs_r = stats.challenger_rates_by_wall_set(lines), stats.challenger_rates_by_wall_set(other)
+        s["paired"]["rates"] = {}
+        for name in [n for n, _ in stats.RATES] + ["first"]:
+            d = [mine_r[k][name] - theirs_r[k][name] for k in common if k in mine_r and k in theirs_r]
+            m, h = stats.mean_interval(d)
+            s["paired"]["rates"][name] = {"difference": m, "ci95": h}
+        print("paired rate differences (95 %): " + "; ".join(
+            f"{k} {v['difference']:+.3f} +- {v['ci95']:.3f}" for k, v in s["paired"]["rates"].items()))
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(s, indent=2) + "\n")
     return 0

@@ -149,6 +149,24 @@ class Stats(unittest.TestCase):
         self.assertAlmostEqual(f["win_rate"], 1 / 8)
 
 
+    def test_rates_are_per_wall_set(self):
+        from riichi import stats
+
+        # Wall set 7: the challenger's two games of 8 and 12 kyoku with 1 and 3 wins, 0
+        # and 2 deal-ins, 2 and 2 riichi, 1 and 0 calls, ranks 1 and 3: win 4 / 20 =
+        # 0.2, deal-in 0.1, riichi 0.2, call 0.05, first 1 / 2.
+        def line(seat, kyoku, wins, deal_ins, riichi, called, rank):
+            mine = dict(kyoku=kyoku, wins=wins, deal_ins=deal_ins, riichi=riichi, called=called, rank=rank)
+            other = dict(kyoku=kyoku, wins=9, deal_ins=9, riichi=9, called=9, rank=4)
+            return {"seed": 7, "challenger_seat": seat,
+                    "outcomes": [mine if q == seat else other for q in range(4)]}
+
+        r = stats.challenger_rates_by_wall_set([line(0, 8, 1, 0, 2, 1, 1), line(2, 12, 3, 2, 2, 0, 3)])
+        self.assertEqual(list(r), [7])
+        for name, want in (("win", 0.2), ("deal_in", 0.1), ("riichi", 0.2), ("call", 0.05), ("first", 0.5)):
+            self.assertAlmostEqual(r[7][name], want)
+
+
 @unittest.skipUnless(HAVE_RIICHIENV, "riichienv not installed (tools/mahjong/requirements.txt)")
 class Greedy(unittest.TestCase):
     def test_lowest_shanten_then_most_ukeire(self):
@@ -197,6 +215,29 @@ class TableMessage(unittest.TestCase):
         self.assertTrue(left.riichi)
         self.assertEqual([(t.tile, t.tsumogiri, t.riichi) for t in left.river], [("0s", True, True)])
         self.assertEqual([t.tile for t in msg.river], ["2p"])
+
+    def test_after_call_is_set_from_the_own_pon_to_the_discard(self):
+        # Kuikae (Tenhou's rules, riichienv's ``kuikae_forbidden``): right after its own
+        # chi or pon a player may not discard the called kind (nor, after a chi taking
+        # an end of its run, the tile beyond the other end); the service can only
+        # order those last when the request says the discard follows the call. Seat 1
+        # pons 1m (event 4), then throws 9p (event 5): after_call from the one to the
+        # other, and only for seat 1.
+        sys.path.insert(0, os.path.join(HERE, "..", "..", "examples", "python"))
+        import gameai_client
+        from riichi.service import table_message
+
+        pb, _ = gameai_client.load("mahjong")
+        events = kyoku_events()
+        caller, other = TableView(seat=1), TableView(seat=2)
+        for v in (caller, other):
+            v.feed(events[:5])
+        self.assertTrue(caller.after_call)
+        self.assertTrue(table_message(pb, caller).after_call)
+        self.assertFalse(other.after_call)
+        caller.feed(events[5:6])
+        self.assertFalse(caller.after_call)
+        self.assertFalse(table_message(pb, caller).after_call)
 
     def _view(self):
         v = TableView(seat=3)

@@ -151,5 +151,5 @@ fn open_value(
     if !han.can_win_open {
         return 0.0;
     }
-    points(han.yaku.max(1.0) + han.dora, dealer)
+    points(han.yaku.max(1.0) + han.dora, false, dealer)
 }

@@ -28,13 +28,13 @@
 use crate::mahjong::Hand;
 use crate::mahjong::rules::Ruleset;
 use crate::mahjong::strategy::open_yaku::Yakuhai;
-use crate::mahjong::tile::Tile;
+use crate::mahjong::tile::{RedFives, Tile};
 
 use super::danger::{OpponentView, mean_wait_probability, wait_probability};
 use super::opponents::{tenpai_probability, win_value};
 use super::race::{Race, Threat};
 use super::state::{Seat, Table};
-use super::value::{hand_han, points};
+use super::value::{HandHan, TenpaiValue, hand_han, points, points_at, tenpai_value};
 use super::weights::{DangerWeights, weights};
 
 /// One discard as the solitaire engine saw it.
@@ -188,7 +188,8 @@ pub(super) fn total_win(self_draw: f64, w: &DangerWeights) -> f64 {
 
 /// The hand's value after discarding `tile`: riichi assumed for a closed hand under
 /// RIICHI; under other rulesets a flat value (the closed-hand figure), their scoring
-/// not being modelled.
+/// not being modelled. A tenpai hand is scored on its waits ([`tenpai_value`]); any
+/// other from its han ([`hand_han`]).
 pub(super) fn own_value(
     table: &Table,
     hand: &Hand,
@@ -201,7 +202,11 @@ pub(super) fn own_value(
     if !riichi_rules {
         return w.value.closed;
     }
-    let han = han_after(table, hand, tile, yakuhai);
+    let after = After::of(table, hand, tile, yakuhai);
+    if let Some(v) = after.tenpai(table, hand, w) {
+        return v.riichi.unwrap_or(v.dama);
+    }
+    let han = after.han;
     if !han.can_win_open {
         return 0.0;
     }
@@ -210,28 +215,50 @@ pub(super) fn own_value(
     } else {
         han.yaku.max(1.0) + han.dora
     };
-    points(total, dealer)
+    points(total, han.closed, dealer)
 }
 
-fn han_after(table: &Table, hand: &Hand, tile: Tile, yakuhai: &Yakuhai) -> super::value::HandHan {
-    let mut after = hand.concealed().0;
-    after[tile.index()] -= 1;
-    let held_red = hand.red_fives();
-    let red_total: u8 = [
-        crate::mahjong::Suit::Man,
-        crate::mahjong::Suit::Pin,
-        crate::mahjong::Suit::Sou,
-    ]
-    .iter()
-    .map(|&s| held_red.count(s))
-    .sum();
-    // The red five goes only when every five of its suit held is red.
-    let loses_red = !tile.is_honour()
-        && tile.rank() == 5
-        && held_red.count(tile.suit()) > 0
-        && held_red.count(tile.suit()) >= hand.concealed().count(tile);
-    let red = red_total - u8::from(loses_red);
-    hand_han(&after, hand.melds(), red, &table.dora_indicators, yakuhai)
+/// The hand after a discard: its tiles, red fives and han estimate.
+struct After {
+    tiles: [u8; crate::mahjong::tile::KINDS],
+    red: RedFives,
+    han: HandHan,
+}
+
+impl After {
+    fn of(table: &Table, hand: &Hand, tile: Tile, yakuhai: &Yakuhai) -> After {
+        let mut tiles = hand.concealed().0;
+        tiles[tile.index()] -= 1;
+        let mut red = hand.red_fives();
+        // The red five goes only when every five of its suit held is red.
+        let loses_red = !tile.is_honour()
+            && tile.rank() == 5
+            && red.count(tile.suit()) > 0
+            && red.count(tile.suit()) >= hand.concealed().count(tile);
+        if loses_red {
+            red.0[tile.suit() as usize] -= 1;
+        }
+        let red_total: u8 = red.0.iter().sum();
+        let han = hand_han(
+            &tiles,
+            hand.melds(),
+            red_total,
+            &table.dora_indicators,
+            yakuhai,
+        );
+        After { tiles, red, han }
+    }
+
+    fn tenpai(&self, table: &Table, hand: &Hand, w: &DangerWeights) -> Option<TenpaiValue> {
+        tenpai_value(
+            table,
+            &self.tiles,
+            hand.melds(),
+            self.red,
+            &hand.unseen(),
+            w.push.riichi_bonus_han,
+        )
+    }
 }
 
 fn declares_riichi(
@@ -243,7 +270,8 @@ fn declares_riichi(
     yakuhai: &Yakuhai,
     w: &DangerWeights,
 ) -> bool {
-    let han = han_after(table, hand, best.tile, yakuhai);
+    let after = After::of(table, hand, best.tile, yakuhai);
+    let han = after.han;
     let allowed = han.closed
         && best.shanten == 0
         && !table.player_in_riichi()
@@ -256,25 +284,35 @@ fn declares_riichi(
     let deposits =
         1000.0 * f64::from(table.riichi_sticks) + w.value.per_honba * f64::from(table.honba);
     let win = total_win(best.win, w);
-    // Dama: ron and tsumo with a yaku, tsumo alone (menzen tsumo, 1 han) without one;
-    // the player may still fold later.
-    let dama = if han.yaku >= 1.0 {
-        race.push_points(
-            win,
-            points(han.yaku + han.dora, dealer) + deposits,
-            draws_left,
-        )
+    // The values by ron: scored on the waits, or the estimate when the scorer finds no
+    // live wait (0 for dama without a yaku).
+    let exact = after.tenpai(table, hand, w);
+    let dama_ron = exact.map_or(
+        if han.yaku >= 1.0 {
+            points(han.yaku + han.dora, true, dealer)
+        } else {
+            0.0
+        },
+        |v| v.dama,
+    );
+    // Dama: ron and tsumo with a yaku, tsumo alone (menzen tsumo, 1 han, 30 fu) without
+    // one; the player may still fold later.
+    let dama = if dama_ron > 0.0 {
+        race.push_points(win, dama_ron + deposits, draws_left)
     } else {
         race.push_points(
             best.win,
-            points(1.0 + han.dora, dealer) + deposits,
+            points_at(1.0 + han.dora, 30, dealer) + deposits,
             draws_left,
         )
     }
     .max(0.0);
     // Riichi: the stick comes back with a win (it is in the value), is lost otherwise,
     // and the hand pushes to the end.
-    let riichi_value = points(han.yaku + han.dora + w.push.riichi_bonus_han, dealer) + deposits;
+    let riichi_value = exact
+        .and_then(|v| v.riichi)
+        .unwrap_or_else(|| points(han.yaku + han.dora + w.push.riichi_bonus_han, true, dealer))
+        + deposits;
     let riichi = race.push_points(win, riichi_value + 1000.0, draws_left) - 1000.0;
     riichi > dama
 }

@@ -17,8 +17,10 @@
 //!   discards, an open flush).
 //! - [`opponents`]: P(tenpai) per opponent (riichi = 1; otherwise a logistic in its
 //!   discards, open melds and tsumogiri streak) and what its win costs.
-//! - [`value`]: the player's own hand value from han (dora, red fives, tanyao, yakuhai,
-//!   riichi) through the Tenhou payment table.
+//! - [`value`]: the player's own hand value: a tenpai hand scored as a ron on each of
+//!   its waits by [`crate::mahjong::scoring`] (dama and riichi), any other from han
+//!   (dora, red fives, tanyao, yakuhai, riichi) at 40 fu closed, 30 open, through the
+//!   Tenhou payment table.
 //! - [`call`]: a call at the table must keep a yaku and pay for its risk.
 //! - [`kuikae`]: the discards forbidden right after the player's own chi or pon.
 //! - [`effort`]: how much the solitaire engine computes for a discard at the table:

@@ -222,6 +222,7 @@ def table_message(pb, view: TableView):
         score=view.scores[me],
         dora_indicators="".join(view.dora_indicators),
         live_wall_tiles=view.live_left,
+        after_call=view.after_call,
     )
     msg.river.extend(_river(pb, view, me))
     for r in (1, 2, 3):

@@ -65,6 +65,30 @@ def mean_interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
+RATES = (("win", "wins"), ("deal_in", "deal_ins"), ("riichi", "riichi"), ("call", "called"))
+
+
+def challenger_rates_by_wall_set(lines: list[dict]) -> dict:
+    """Per wall set (seed), the challenger's rates per kyoku over its games there (win,
+    deal-in, riichi, call) and its share of first places: the units whose mean and
+    interval (``mean_interval``) describe a run, and whose differences pair two runs
+    on the same walls."""
+    by: dict = {}
+    for line in lines:
+        o = line["outcomes"][line["challenger_seat"]]
+        acc = by.setdefault(line["seed"], {"kyoku": 0, "games": 0, "first": 0,
+                                           **{key: 0 for _, key in RATES}})
+        acc["kyoku"] += o["kyoku"]
+        acc["games"] += 1
+        acc["first"] += int(o["rank"] == 1)
+        for _, key in RATES:
+            acc[key] += o[key]
+    return {
+        seed: {**{name: a[key] / a["kyoku"] for name, key in RATES}, "first": a["first"] / a["games"]}
+        for seed, a in by.items() if a["kyoku"]
+    }
+
+
 def side_summary(rows: list[dict]) -> dict:
     """Figures of one side (the challenger's seats, or the field's) from per-game,
     per-seat rows: {wall_set, rank, score, outcome counts}."""

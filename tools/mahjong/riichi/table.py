@@ -62,6 +62,9 @@ class TableView:
     kyoku_count: int = 0  # start_kyoku events seen in this game
     _pending_reach: list[bool] = field(default_factory=lambda: [False] * 4)
     _last_discard: tuple[int, int] | None = None  # (seat, river index)
+    # The viewer's last action was its own chi or pon: its next discard is bound by
+    # kuikae (the table message's ``after_call``).
+    after_call: bool = False
 
     @property
     def live_left(self) -> int:
@@ -102,6 +105,7 @@ class TableView:
         self.kyoku_count += 1
         self._pending_reach = [False] * 4
         self._last_discard = None
+        self.after_call = False
 
     def _on_tsumo(self, ev) -> None:
         self.draws += 1
@@ -111,6 +115,8 @@ class TableView:
 
     def _on_dahai(self, ev) -> None:
         actor = ev["actor"]
+        if actor == self.seat:
+            self.after_call = False
         declares = self._pending_reach[actor]
         self._pending_reach[actor] = False
         river = self.rivers[actor]
@@ -135,6 +141,8 @@ class TableView:
             self.rivers[giver][self._last_discard[1]].called_by = actor
         tiles = [mjai_mpsz(t) for t in ev["consumed"]] + [mjai_mpsz(ev["pai"])]
         self.melds[actor].append(OpenMeld(kind, tiles, mjai_mpsz(ev["pai"]), giver))
+        if actor == self.seat:
+            self.after_call = kind in ("chi", "pon")
 
     def _on_chi(self, ev) -> None:
         self._called(ev, "chi")
