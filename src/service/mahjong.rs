@@ -418,16 +418,8 @@ mod suggest {
         advice: &strategy::DiscardAdvice,
         candidates: &mut Vec<proto::DiscardCandidate>,
     ) -> (bool, Vec<proto::MahjongOpponentEstimate>) {
-        let inputs: Vec<TableCandidate> = advice
-            .candidates
-            .iter()
-            .map(|c| TableCandidate {
-                tile: c.tile,
-                win: c.win_probability,
-                shanten: c.shanten,
-                computed: c.method != Method::NotComputed,
-            })
-            .collect();
+        let inputs: Vec<TableCandidate> =
+            advice.candidates.iter().map(TableCandidate::from).collect();
         let rated = table::advise(table, hand, &inputs, advice.draws_left);
         for (c, f) in candidates.iter_mut().zip(&rated.figures) {
             c.deal_in_probability = Some(f.deal_in);

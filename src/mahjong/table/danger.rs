@@ -184,16 +184,7 @@ mod tests {
     }
 
     fn river(tiles: &[&str]) -> Vec<Discard> {
-        tiles
-            .iter()
-            .map(|s| Discard {
-                tile: t(s),
-                red: false,
-                tsumogiri: true,
-                riichi: false,
-                called: false,
-            })
-            .collect()
+        Discard::river(tiles, true)
     }
 
     /// A table where the opponent across declared riichi with its last discard

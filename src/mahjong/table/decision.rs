@@ -27,6 +27,7 @@
 
 use crate::mahjong::Hand;
 use crate::mahjong::rules::Ruleset;
+use crate::mahjong::strategy;
 use crate::mahjong::strategy::open_yaku::Yakuhai;
 use crate::mahjong::tile::{RedFives, Tile};
 
@@ -47,6 +48,18 @@ pub struct Candidate {
     pub shanten: i8,
     /// Its win probability was computed (false for the late shape-only answer).
     pub computed: bool,
+}
+
+impl From<&strategy::DiscardCandidate> for Candidate {
+    /// A discard as the solitaire engine rated it.
+    fn from(c: &strategy::DiscardCandidate) -> Candidate {
+        Candidate {
+            tile: c.tile,
+            win: c.win_probability,
+            shanten: c.shanten,
+            computed: c.method != strategy::Method::NotComputed,
+        }
+    }
 }
 
 /// The table's figures of one discard.

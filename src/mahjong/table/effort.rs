@@ -104,16 +104,7 @@ mod tests {
     }
 
     fn river(tiles: &[&str]) -> Vec<Discard> {
-        tiles
-            .iter()
-            .map(|s| Discard {
-                tile: t(s),
-                red: false,
-                tsumogiri: false,
-                riichi: false,
-                called: false,
-            })
-            .collect()
+        Discard::river(tiles, false)
     }
 
     /// Turn 3 of an East round, the player South (the left-hand player deals), 60 tiles
@@ -172,16 +163,7 @@ mod tests {
     }
 
     fn rated(table: &Table, hand: &Hand, advice: &DiscardAdvice) -> super::super::TableAdvice {
-        let candidates: Vec<Candidate> = advice
-            .candidates
-            .iter()
-            .map(|c| Candidate {
-                tile: c.tile,
-                win: c.win_probability,
-                shanten: c.shanten,
-                computed: true,
-            })
-            .collect();
+        let candidates: Vec<Candidate> = advice.candidates.iter().map(Candidate::from).collect();
         advise(table, hand, &candidates, advice.draws_left)
     }
 

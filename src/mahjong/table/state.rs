@@ -20,6 +20,24 @@ pub struct Discard {
     pub called: bool,
 }
 
+#[cfg(test)]
+impl Discard {
+    /// A river of plain discards for test tables: all `tsumogiri` or all from the hand,
+    /// none red, none declaring riichi, none called.
+    pub(crate) fn river(tiles: &[&str], tsumogiri: bool) -> Vec<Discard> {
+        tiles
+            .iter()
+            .map(|s| Discard {
+                tile: s.parse().unwrap(),
+                red: false,
+                tsumogiri,
+                riichi: false,
+                called: false,
+            })
+            .collect()
+    }
+}
+
 /// A meld at the table with the tile taken and whom from (relative to its owner);
 /// `source` is `None` for a closed kan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
