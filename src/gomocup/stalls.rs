@@ -16,9 +16,9 @@
 //! (outside the turn's time) the brain reads the clock in a busy loop for
 //! [`PROBE_TIME`] and records the longest gap, the same measure the searches take.
 
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use super::time_manager::RecentMax;
 use crate::gomoku::search::limits::Pace;
 
 /// How many recent stalls (searches and start-up probes) [`Stalls`] remembers.
@@ -27,26 +27,9 @@ pub const STALL_WINDOW: usize = 8;
 /// How long the start-up probe reads the clock (wall time).
 pub const PROBE_TIME: Duration = Duration::from_millis(40);
 
-/// The longest stalls of the recent searches.
-#[derive(Clone, Debug, Default)]
-pub struct Stalls {
-    recent: VecDeque<Duration>,
-}
-
-impl Stalls {
-    /// Records the longest stall one search (or probe) saw.
-    pub fn record(&mut self, stall: Duration) {
-        if self.recent.len() == STALL_WINDOW {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(stall);
-    }
-
-    /// The margin for the next search: the longest recent stall.
-    pub fn margin(&self) -> Duration {
-        self.recent.iter().copied().max().unwrap_or_default()
-    }
-}
+/// The longest stall each recent search (or probe) saw; the margin for the next search
+/// is the longest of them.
+pub type Stalls = RecentMax<STALL_WINDOW>;
 
 /// The longest gap between successive clock readings of a busy loop that lasts `time`:
 /// how long this thread went without running meanwhile.

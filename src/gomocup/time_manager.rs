@@ -87,22 +87,26 @@ impl TimeControl {
 /// How many recent answers [`Lateness`] remembers.
 pub const LATENESS_WINDOW: usize = 8;
 
-/// By how much the recent answers overran their deadlines.
+/// By how much the recent answers overran their deadlines (zero when on time); its
+/// margin is the largest recent overrun.
+pub type Lateness = RecentMax<LATENESS_WINDOW>;
+
+/// The last `N` durations recorded, and the margin they call for: the largest of them.
 #[derive(Clone, Debug, Default)]
-pub struct Lateness {
+pub struct RecentMax<const N: usize> {
     recent: VecDeque<Duration>,
 }
 
-impl Lateness {
-    /// Records one answer's overrun (zero when it was on time).
-    pub fn record(&mut self, overrun: Duration) {
-        if self.recent.len() == LATENESS_WINDOW {
+impl<const N: usize> RecentMax<N> {
+    /// Records one duration, forgetting the oldest beyond `N`.
+    pub fn record(&mut self, d: Duration) {
+        if self.recent.len() == N {
             self.recent.pop_front();
         }
-        self.recent.push_back(overrun);
+        self.recent.push_back(d);
     }
 
-    /// The margin to keep for the next answer: the largest recent overrun.
+    /// The margin to keep for what comes next: the largest recent duration.
     pub fn margin(&self) -> Duration {
         self.recent.iter().copied().max().unwrap_or_default()
     }
