@@ -3,7 +3,8 @@
 //!
 //! With the call: the race of the rest of the hand ([`super::race`], pushing against
 //! folding, at least 0) with the open hand's value (0 without a reachable yaku, else
-//! its yaku han, at least 1, and dora: [`super::value`]) and its win chance, less the
+//! its yaku han, at least 1, and dora; a tenpai hand scored on its waits:
+//! [`super::value`]) and its win chance, less the
 //! deal-in risk of the discard that follows it; without: the same race with the closed
 //! hand's value (riichi assumed, as for a discard) and passing's win chance. A call
 //! worth fewer points than passing becomes a pass. A player already in riichi makes no
@@ -16,13 +17,14 @@ use crate::mahjong::meld::Meld;
 use crate::mahjong::strategy::{
     self, CallAction, CallAdvice, DecisionError, Effort, From, Yakuhai,
 };
-use crate::mahjong::tile::Tile;
+use crate::mahjong::shanten::shanten;
+use crate::mahjong::tile::{RedFives, Tile};
 
 use super::danger::{OpponentView, wait_probability};
-use super::decision::{OpponentEstimate, own_value, race_at, total_win};
+use super::decision::{OpponentEstimate, outlook, own_value, race_at};
 use super::opponents::{tenpai_probability, win_value};
 use super::state::{Seat, Table};
-use super::value::{hand_han, points};
+use super::value::{hand_han, points, tenpai_value};
 use super::weights::weights;
 
 /// The call advice at `table`, with the expected points with the call made (when the
@@ -61,8 +63,18 @@ pub fn suggest_call_at_table(
     // here: valued as a discard of nothing, i.e. the hand's own value.
     let pass_win = advice.without_call.win;
     let pass_value = hand_value_now(table, hand, &yakuhai, dealer);
+    // The 3n+1 hand's shanten is the one it keeps after its next draw and discard.
+    let pass_shanten = shanten(
+        &hand.concealed().0,
+        hand.melds().len() as u8,
+        hand.ruleset(),
+    );
     let without = race
-        .push_points(total_win(pass_win, w), pass_value, draws)
+        .push_points_staged(
+            outlook(pass_win, pass_shanten, w.push.ron_factor, w),
+            pass_value,
+            draws,
+        )
         .max(0.0);
 
     let (Some(meld), Some(figures)) = (advice.meld, advice.with_call) else {
@@ -80,9 +92,15 @@ pub fn suggest_call_at_table(
             .map(|i| tenpai[i] * wait_probability(d, &views[i], &unseen, w) * cost[i])
             .sum()
     });
-    let value = open_value(table, hand, meld, offered, advice.discard, &yakuhai, dealer);
+    let after = AfterCall::of(hand, meld, offered, advice.discard);
+    let value = after.value(table, hand, &yakuhai, dealer);
+    let after_shanten = shanten(&after.tiles, after.melds.len() as u8, hand.ruleset());
     let with = race
-        .push_points(total_win(figures.win, w), value, draws)
+        .push_points_staged(
+            outlook(figures.win, after_shanten, w.push.ron_factor, w),
+            value,
+            draws,
+        )
         .max(0.0)
         - loss;
     if with < without {
@@ -127,29 +145,118 @@ fn hand_value_now(table: &Table, hand: &Hand, yakuhai: &Yakuhai, dealer: bool) -
     }
 }
 
-/// The value of the open hand after the call and its discard.
-fn open_value(
-    table: &Table,
-    hand: &Hand,
-    meld: Meld,
-    offered: Tile,
-    discard: Option<Tile>,
-    yakuhai: &Yakuhai,
-    dealer: bool,
-) -> f64 {
-    let mut after = hand.concealed().0;
-    after[offered.index()] += 1;
-    for t in meld.tiles().tiles() {
-        after[t.index()] = after[t.index()].saturating_sub(1);
+/// The hand right after a call and its discard: the concealed tiles, the melds and the
+/// red fives left.
+struct AfterCall {
+    tiles: [u8; crate::mahjong::tile::KINDS],
+    melds: Vec<Meld>,
+    red: RedFives,
+}
+
+impl AfterCall {
+    fn of(hand: &Hand, meld: Meld, offered: Tile, discard: Option<Tile>) -> AfterCall {
+        let mut tiles = hand.concealed().0;
+        tiles[offered.index()] += 1;
+        for t in meld.tiles().tiles() {
+            tiles[t.index()] = tiles[t.index()].saturating_sub(1);
+        }
+        if let Some(d) = discard {
+            tiles[d.index()] = tiles[d.index()].saturating_sub(1);
+        }
+        let melds: Vec<Meld> = hand.melds().iter().copied().chain([meld]).collect();
+        let mut red = hand.red_fives();
+        // A discarded five is the red one only when every five of its suit left (in the
+        // hand and the melds) is red.
+        if let Some(d) = discard
+            && !d.is_honour()
+            && d.rank() == 5
+            && usize::from(red.count(d.suit()))
+                > usize::from(tiles[d.index()])
+                    + melds
+                        .iter()
+                        .map(|m| usize::from(m.tiles().count(d)))
+                        .sum::<usize>()
+        {
+            red.0[d.suit() as usize] -= 1;
+        }
+        AfterCall { tiles, melds, red }
     }
-    if let Some(d) = discard {
-        after[d.index()] = after[d.index()].saturating_sub(1);
+
+    /// The open hand's value: tenpai, scored as a ron on each wait as a closed hand is
+    /// ([`tenpai_value`], 0 when no wait has a yaku); else its yaku han (at least 1)
+    /// and dora at 30 fu, 0 without a reachable yaku.
+    fn value(&self, table: &Table, hand: &Hand, yakuhai: &Yakuhai, dealer: bool) -> f64 {
+        if let Some(v) = tenpai_value(
+            table,
+            &self.tiles,
+            &self.melds,
+            self.red,
+            &hand.unseen(),
+            weights().push.riichi_bonus_han,
+        ) {
+            return v.dama;
+        }
+        let red: u8 = self.red.0.iter().sum();
+        let han = hand_han(
+            &self.tiles,
+            &self.melds,
+            red,
+            &table.dora_indicators,
+            yakuhai,
+        );
+        if !han.can_win_open {
+            return 0.0;
+        }
+        points(han.yaku.max(1.0) + han.dora, false, dealer)
     }
-    let melds: Vec<Meld> = hand.melds().iter().copied().chain([meld]).collect();
-    let red: u8 = hand.red_fives().0.iter().sum();
-    let han = hand_han(&after, &melds, red, &table.dora_indicators, yakuhai);
-    if !han.can_win_open {
-        return 0.0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mahjong::TileCounts;
+    use crate::mahjong::meld::MeldKind;
+    use crate::mahjong::rules::Ruleset;
+    use crate::mahjong::table::state::Opponent;
+
+    /// East round, the player South (not the dealer), dora indicator 5z (dora 6z, held
+    /// by nobody here).
+    fn south_seat() -> Table {
+        Table {
+            round_wind: "1z".parse().unwrap(),
+            seat_wind: "2z".parse().unwrap(),
+            honba: 0,
+            riichi_sticks: 0,
+            score: 25_000,
+            dora_indicators: vec!["5z".parse().unwrap()],
+            dora_red: Default::default(),
+            live_wall: 60,
+            river: vec![],
+            opponents: vec![
+                Opponent::default(),
+                Opponent::default(),
+                Opponent::default(),
+            ],
+            after_call: false,
+        }
     }
-    points(han.yaku.max(1.0) + han.dora, false, dealer)
+
+    #[test]
+    fn an_open_tenpai_hand_is_scored_on_its_wait() {
+        // 77z111s234m567p9s9m: pon of the offered 7z (chun), discard 9m, leaves
+        // 111s234m567p9s waiting on 9s alone (tanki). Ron on 9s: yakuhai (chun) 1 han;
+        // fu 20 + 4 (open pon of an honour) + 8 (concealed triplet of terminals, 111s,
+        // untouched by the winning tile) + 2 (tanki) = 34, rounded up to 40. Tenhou's
+        // table, non-dealer ron, 1 han 40 fu: 1,300 (the 30-fu estimate gave 1,000).
+        let table = south_seat();
+        let concealed: TileCounts = "77z111s234m567p9s9m".parse().unwrap();
+        let visible: TileCounts = "7z5z".parse().unwrap();
+        let hand = Hand::new(concealed, vec![], visible, Ruleset::Riichi).unwrap();
+        let chun: Tile = "7z".parse().unwrap();
+        let pon = Meld::of_kind(MeldKind::Pon, chun).unwrap();
+        let yakuhai = Yakuhai::with_winds(table.round_wind, table.seat_wind);
+        let after = AfterCall::of(&hand, pon, chun, Some("9m".parse().unwrap()));
+        let value = after.value(&table, &hand, &yakuhai, false);
+        assert_eq!(value, 1300.0);
+    }
 }

@@ -1,18 +1,19 @@
 //! Push or fold by expected points: each discard's figure is the expected change of
 //! the player's score over the rest of the hand.
 //!
-//! `EV(t) = - sum_o P(tenpai_o) P(t wins for o) L_o + max(0, R(W'(t), V(t)))`:
+//! `EV(t) = - sum_o P(tenpai_o) P(t wins for o) L_o + max(0, R(t))`:
 //! - the first term is dealing in now with `t` (`L_o` what o's win costs,
 //!   [`super::opponents`]);
 //! - `R` is pushing's worth against folding over the rest of the hand, the race of
-//!   [`super::race`]: the player's win `W'` against the tenpai opponents' wins and the
+//!   [`super::race`]: the player's win against the tenpai opponents' wins and the
 //!   player's deal-ins while it pushes, each opponent weighted by its tenpai
-//!   probability (so with nobody tenpai `R = W' V`);
-//! - `W'` is the solitaire engine's win probability `W` of the discard (self-draws
-//!   only) with the wins on others' discards: `1 - (1 - W)^(1 + ron_factor)` (each
-//!   draw's chance of a self-draw comes with `ron_factor` times that chance of a win on
-//!   a discard), at most `win_cap`. Near `W = 0` that is `W (1 + ron_factor)`; it
-//!   keeps a tenpai hand ahead of a 1-shanten one where a plain product would cap both;
+//!   probability (so with nobody tenpai `R` is the win chance times `V`);
+//! - the player's hand enters the race in stages ([`super::race::Outlook`]): the
+//!   solitaire engine's win probability `W` of the discard (self-draws only, at most
+//!   `win_cap`) and its shanten `k`. It cannot win in its first `k` turns; once tenpai,
+//!   each turn's self-draw chance comes with `ron_factor` times that chance of a win on
+//!   a discard. A tenpai hand's chance is so `1 - (1 - W)^(1 + ron_factor)`; a far
+//!   hand's much less than that, since it waits only at the end;
 //! - `V(t)` the hand's value ([`super::value`]) plus the riichi sticks on the table and
 //!   the honba (a win takes them);
 //! - when pushing is worth less than folding (`R < 0`) the player folds: later discards
@@ -33,7 +34,7 @@ use crate::mahjong::tile::{RedFives, Tile};
 
 use super::danger::{OpponentView, mean_wait_probability, wait_probability};
 use super::opponents::{tenpai_probability, win_value};
-use super::race::{Race, Threat};
+use super::race::{Outlook, Race, Threat};
 use super::state::{Seat, Table};
 use super::value::{HandHan, TenpaiValue, hand_han, points, points_at, tenpai_value};
 use super::weights::{DangerWeights, weights};
@@ -129,7 +130,8 @@ pub fn advise(
             let value = own_value(table, hand, c.tile, &yakuhai, dealer, riichi_rules, w);
             // A win also takes the riichi sticks on the table and the honba.
             let value = if value > 0.0 { value + deposits } else { 0.0 };
-            let push = race.push_points(total_win(c.win, w), value, draws_left);
+            let hand_outlook = outlook(c.win, c.shanten, w.push.ron_factor, w);
+            let push = race.push_points_staged(hand_outlook, value, draws_left);
             TableFigures {
                 deal_in: by_opponent.iter().sum(),
                 by_opponent,
@@ -190,13 +192,15 @@ pub(super) fn race_at(
     Race::new(&threats, w.push.threat_win_per_turn, w.push.tsumo_share)
 }
 
-/// The player's win chance within its draws, its wins on others' discards included:
-/// with `1 - W = (1 - h)^m` for a self-draw chance `h` per draw, a win on a discard
-/// comes `ron_factor` times as often, so `1 - W' = (1 - W)^(1 + ron_factor)`; at most
-/// `win_cap`.
-pub(super) fn total_win(self_draw: f64, w: &DangerWeights) -> f64 {
-    let miss = (1.0 - self_draw.clamp(0.0, 1.0)).powf(1.0 + w.push.ron_factor);
-    (1.0 - miss).min(w.push.win_cap)
+/// The hand as the race sees it ([`Outlook`]): the solitaire engine's self-draw chance
+/// `win` (at most `win_cap`), its shanten, and `ron_factor` wins on discards per
+/// self-draw win while it waits (0 for a hand that can win only by self-draw).
+pub(super) fn outlook(win: f64, shanten: i8, ron_factor: f64, w: &DangerWeights) -> Outlook {
+    Outlook {
+        self_draw: win.clamp(0.0, w.push.win_cap),
+        shanten: shanten.max(0) as u8,
+        ron_factor,
+    }
 }
 
 /// The hand's value after discarding `tile`: riichi assumed for a closed hand under
@@ -296,7 +300,7 @@ fn declares_riichi(
     let dealer = table.player_deals();
     let deposits =
         1000.0 * f64::from(table.riichi_sticks) + w.value.per_honba * f64::from(table.honba);
-    let win = total_win(best.win, w);
+    let rons = outlook(best.win, 0, w.push.ron_factor, w);
     // The values by ron: scored on the waits, or the estimate when the scorer finds no
     // live wait (0 for dama without a yaku).
     let exact = after.tenpai(table, hand, w);
@@ -311,10 +315,10 @@ fn declares_riichi(
     // Dama: ron and tsumo with a yaku, tsumo alone (menzen tsumo, 1 han, 30 fu) without
     // one; the player may still fold later.
     let dama = if dama_ron > 0.0 {
-        race.push_points(win, dama_ron + deposits, draws_left)
+        race.push_points_staged(rons, dama_ron + deposits, draws_left)
     } else {
-        race.push_points(
-            best.win,
+        race.push_points_staged(
+            outlook(best.win, 0, 0.0, w),
             points_at(1.0 + han.dora, 30, dealer) + deposits,
             draws_left,
         )
@@ -326,25 +330,6 @@ fn declares_riichi(
         .and_then(|v| v.riichi)
         .unwrap_or_else(|| points(han.yaku + han.dora + w.push.riichi_bonus_han, true, dealer))
         + deposits;
-    let riichi = race.push_points(win, riichi_value + 1000.0, draws_left) - 1000.0;
+    let riichi = race.push_points_staged(rons, riichi_value + 1000.0, draws_left) - 1000.0;
     riichi > dama
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wins_on_discards_keep_the_order_of_the_self_draw_chances() {
-        // ron_factor 0.8, win_cap 0.9 (the shipped file may differ: the figures are
-        // read from it). W = 0.1: 1 - 0.9^1.8 = 1 - 0.8273 = 0.1727 (about 1.8 W);
-        // W = 0.5: 1 - 0.5^1.8 = 1 - 0.2872 = 0.7128; W = 1: the cap.
-        let mut w = weights().clone();
-        w.push.ron_factor = 0.8;
-        w.push.win_cap = 0.9;
-        assert!((total_win(0.1, &w) - 0.172_7).abs() < 1e-4);
-        assert!((total_win(0.5, &w) - 0.712_8).abs() < 1e-4);
-        assert_eq!(total_win(1.0, &w), 0.9);
-        assert_eq!(total_win(0.0, &w), 0.0);
-    }
 }

@@ -31,6 +31,64 @@
 //! near-equal tiles. Against a riichi (`T = 1`) the risk of the discards to come is
 //! bounded by the hand's end: each turn the riichi may win, or the player.
 
+/// The player's hand as the race sees it: its solitaire win chance within its draws
+/// (self-draws only), how many steps it is from tenpai, and how often a tenpai hand wins
+/// on a discard per win on its own draw.
+///
+/// A hand `k` steps from tenpai (its shanten) cannot win, by self-draw or on a discard,
+/// before `k` of its draws have improved it; only then does it wait, and only a waiting
+/// hand wins on others' discards. So the race runs in stages: each draw improves the hand
+/// (or, at tenpai, wins) with the same chance `p`, fixed by the solitaire figure `W` =
+/// P(k + 1 successes in `m` draws) = P(Binomial(m, p) >= k + 1); at tenpai a turn wins
+/// with `1 - (1 - p)^(1 + ron_factor)`. For a tenpai hand this is the single-stage race
+/// of [`Race::push_points`] with `W' = 1 - (1 - W)^(1 + ron_factor)`; for a hand far from
+/// tenpai it gives the rons only to the turns it waits, and no win to its first `k` turns
+/// while its discards still deal in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Outlook {
+    /// `W`: P(win within the draws by self-draw alone), at most `win_cap`.
+    pub self_draw: f64,
+    /// Steps from tenpai (0 at tenpai).
+    pub shanten: u8,
+    /// Wins on discards per win by self-draw, per turn at tenpai.
+    pub ron_factor: f64,
+}
+
+impl Outlook {
+    /// The hand's per-draw chance `p` of a step (or, at tenpai, of a self-draw win):
+    /// P(Binomial(draws, p) >= shanten + 1) = `self_draw`, by bisection. 0 when the hand
+    /// cannot win; a hand with more steps than draws is taken as one that needs them all.
+    fn step_chance(&self, draws: u32) -> f64 {
+        let w = self.self_draw.clamp(0.0, 1.0);
+        if w <= 0.0 || draws == 0 {
+            return 0.0;
+        }
+        let need = (u32::from(self.shanten) + 1).min(draws);
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        for _ in 0..50 {
+            let mid = 0.5 * (lo + hi);
+            if at_least(draws, need, mid) < w {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        0.5 * (lo + hi)
+    }
+}
+
+/// P(Binomial(n, p) >= k).
+fn at_least(n: u32, k: u32, p: f64) -> f64 {
+    let mut term = (1.0 - p).powi(n as i32); // P(X = 0)
+    let mut below = 0.0;
+    for i in 0..k {
+        below += term;
+        // P(X = i + 1) from P(X = i).
+        term *= f64::from(n - i) / f64::from(i + 1) * p / (1.0 - p).max(1e-300);
+    }
+    (1.0 - below).clamp(0.0, 1.0)
+}
+
 /// One opponent as a threat.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Threat {
@@ -100,6 +158,45 @@ impl Race {
         let others_push = (1.0 - a) * (1.0 - c) * b * turns;
         let others_fold = 1.0 - (1.0 - b).powf(m);
         wins * value - deal_in_loss + (others_fold - others_push) * self.other_win_loss
+    }
+
+    /// The same figure for a hand in stages ([`Outlook`]): turn by turn over the `draws`,
+    /// the chance the hand is still on at each distance from tenpai. Each turn the
+    /// player draws (a step with `p`, or at tenpai a win with `1 - (1 - p)^(1 +
+    /// ron_factor)`), discards (a deal-in with `c`), and the others play (one of them
+    /// wins with `b`). At tenpai it equals [`Race::push_points`] with the wins on
+    /// discards folded into `W'`.
+    pub fn push_points_staged(&self, hand: Outlook, value: f64, draws: u32) -> f64 {
+        if draws == 0 {
+            return 0.0;
+        }
+        let m = f64::from(draws);
+        let p = hand.step_chance(draws);
+        let win_turn = 1.0 - (1.0 - p).powf(1.0 + hand.ron_factor);
+        let stages = usize::from(hand.shanten).min(draws as usize - 1);
+        // on[j]: P(the hand is still on, j steps from tenpai).
+        let mut on = vec![0.0; stages + 1];
+        on[stages] = 1.0;
+        let (c, b) = (self.deal_in, self.other_win);
+        let (mut wins, mut discards, mut others_push) = (0.0, 0.0, 0.0);
+        for _ in 0..draws {
+            wins += on[0] * win_turn;
+            on[0] *= 1.0 - win_turn;
+            for j in 1..=stages {
+                let step = on[j] * p;
+                on[j] -= step;
+                on[j - 1] += step;
+            }
+            let alive: f64 = on.iter().sum();
+            discards += alive;
+            others_push += alive * (1.0 - c) * b;
+            for x in on.iter_mut() {
+                *x *= (1.0 - c) * (1.0 - b);
+            }
+        }
+        let others_fold = 1.0 - (1.0 - b).powf(m);
+        wins * value - discards * self.deal_in_loss
+            + (others_fold - others_push) * self.other_win_loss
     }
 }
 
@@ -238,5 +335,116 @@ mod tests {
         let mangan = race.push_points(0.45, 8000.0, 10);
         assert!((mangan + 25.0).abs() < 5.0, "{mangan}");
         assert!(race.push_points(0.45, 12000.0, 10) > 0.0);
+    }
+
+    fn tenpai(self_draw: f64, ron_factor: f64) -> Outlook {
+        Outlook {
+            self_draw,
+            shanten: 0,
+            ron_factor,
+        }
+    }
+
+    #[test]
+    fn at_tenpai_the_stages_are_the_closed_form() {
+        // The turn-by-turn sum and the geometric series of push_points agree on a tenpai
+        // hand, with W' = 1 - (1 - W)^(1 + ron_factor), whatever the threats.
+        let riichi = Threat {
+            tenpai: 1.0,
+            loss: 6400.0,
+            danger: 0.09,
+        };
+        let quiet = Threat {
+            tenpai: 0.2,
+            loss: 5000.0,
+            danger: 0.05,
+        };
+        for race in [
+            Race::new(&[riichi, quiet, quiet], 0.15, 0.18),
+            Race::new(&[quiet; 3], 0.1, 0.2),
+        ] {
+            for (w, rf, m) in [(0.9, 2.4, 10), (0.45, 0.8, 7), (0.05, 2.0, 1), (0.3, 0.0, 18)] {
+                let closed = race.push_points(1.0 - (1.0f64 - w).powf(1.0 + rf), 3300.0, m);
+                let staged = race.push_points_staged(tenpai(w, rf), 3300.0, m);
+                assert!((closed - staged).abs() < 1e-6, "{w} {rf} {m}: {closed} {staged}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_hand_one_step_away_waits_before_it_wins() {
+        // W = 0.25 in m = 2 draws one step from tenpai: P(2 successes in 2) = p^2, so p =
+        // 0.5. Without rons (ron_factor 0) and nobody else in the race the staged chance
+        // is W itself: half the time a step on the first draw, then half of those win
+        // on the second: 0.25 x 1000 = 250.
+        let calm = Race::new(
+            &[Threat {
+                tenpai: 0.0,
+                loss: 0.0,
+                danger: 0.0,
+            }; 3],
+            0.1,
+            0.2,
+        );
+        let one_step = |rf| Outlook {
+            self_draw: 0.25,
+            shanten: 1,
+            ron_factor: rf,
+        };
+        close(calm.push_points_staged(one_step(0.0), 1000.0, 2), 250.0);
+        // With ron_factor 1 the waiting turn wins with 1 - 0.5^2 = 0.75: 0.5 x 0.75 =
+        // 0.375, where the single-stage figure gives every turn the rons: 1 - 0.75^2 =
+        // 0.4375.
+        close(calm.push_points_staged(one_step(1.0), 1000.0, 2), 375.0);
+        // A riichi (T 1, loss 1000, mean danger 0.1; r 0, so nobody else wins): turn 1
+        // no win, a step with 0.5, one discard (1 x 100 expected loss), on at 0.45 /
+        // 0.45 (one step / tenpai); turn 2 wins 0.45 x 0.75 = 0.3375, the rest steps
+        // (0.1125 + 0.225 on, 0.225 still a step away): 0.5625 on to discard. Value
+        // 1000: 337.5 - (1 + 0.5625) x 100 = 181.25.
+        let riichi = Race::new(
+            &[
+                Threat {
+                    tenpai: 1.0,
+                    loss: 1000.0,
+                    danger: 0.1,
+                },
+                Threat {
+                    tenpai: 0.0,
+                    loss: 0.0,
+                    danger: 0.0,
+                },
+                Threat {
+                    tenpai: 0.0,
+                    loss: 0.0,
+                    danger: 0.0,
+                },
+            ],
+            0.0,
+            0.0,
+        );
+        close(riichi.push_points_staged(one_step(1.0), 1000.0, 2), 181.25);
+    }
+
+    #[test]
+    fn the_step_chance_matches_the_solitaire_figure() {
+        // P(Binomial(8, p) >= 3) for the p found from W = 0.3, checked by the sum of the
+        // binomial terms written out: 1 - (q^8 + 8 p q^7 + 28 p^2 q^6).
+        let hand = Outlook {
+            self_draw: 0.3,
+            shanten: 2,
+            ron_factor: 2.0,
+        };
+        let p = hand.step_chance(8);
+        let q = 1.0 - p;
+        let w = 1.0 - (q.powi(8) + 8.0 * p * q.powi(7) + 28.0 * p * p * q.powi(6));
+        assert!((w - 0.3).abs() < 1e-9, "{p} {w}");
+        assert_eq!(
+            Outlook {
+                self_draw: 0.0,
+                ..hand
+            }
+            .step_chance(8),
+            0.0
+        );
     }
 }
