@@ -217,28 +217,11 @@ mod tests {
     use crate::mahjong::TileCounts;
     use crate::mahjong::meld::MeldKind;
     use crate::mahjong::rules::Ruleset;
-    use crate::mahjong::table::state::Opponent;
 
     /// East round, the player South (not the dealer), dora indicator 5z (dora 6z, held
     /// by nobody here).
     fn south_seat() -> Table {
-        Table {
-            round_wind: "1z".parse().unwrap(),
-            seat_wind: "2z".parse().unwrap(),
-            honba: 0,
-            riichi_sticks: 0,
-            score: 25_000,
-            dora_indicators: vec!["5z".parse().unwrap()],
-            dora_red: Default::default(),
-            live_wall: 60,
-            river: vec![],
-            opponents: vec![
-                Opponent::default(),
-                Opponent::default(),
-                Opponent::default(),
-            ],
-            after_call: false,
-        }
+        Table::south_seat("5z")
     }
 
     #[test]

@@ -57,21 +57,28 @@
 //! - `push` ([`race`]): `threat_win_per_turn` (a tenpai opponent's chance of winning
 //!   in one turn, not on the player's discard), `tsumo_share` (the part of such a win
 //!   the player pays, as a fraction of its value: its self-draws), `riichi_bonus_han`
-//!   (riichi, ura, ippatsu, tsumo expectation), `ron_factor` (discard wins per
-//!   self-draw win, per draw: `W' = 1 - (1 - W)^(1 + ron_factor)`), `win_cap`. The
+//!   (riichi, ura, ippatsu, tsumo expectation), `ron_factor` (a waiting hand's wins
+//!   on discards per self-draw win, per turn: [`race::Outlook`]), `win_cap` (on the
+//!   solitaire figure). The
 //!   danger of the player's later discards is no parameter: the mean of the danger
 //!   model over the tiles it cannot see.
 //!
-//! The shipped numbers are priors (see `source`): wait weights chosen so that against
-//! riichi a no-suji 4-6 deals in 13 %, a suji 4-6 5 %, a no-suji terminal 7 %, a suji
-//! terminal 3 %, an unseen honour 4.5 %, an honour with two visible 2 % — the rates
-//! commonly quoted from Tenhou statistics; tenpai, value and push numbers are round
-//! figures of the same literature (an average riichi win of about 6,400 points for a
-//! non-dealer, the dealer paid 1.5 times), to be replaced by the arena's fit. The push
-//! numbers (session 35): `threat_win_per_turn` 0.08 (a riichi wins about half of its
-//! hands in the nine or so turns left after it, some of them on the player's discards,
-//! counted apart), `tsumo_share` 0.13 (about 40 % of wins are self-draws, of which a
-//! player pays a quarter to a half: about a third), `win_cap` 0.95.
+//! Where the shipped numbers come from (see `source`): the wait, modifier and tenpai
+//! weights are fitted by `tools/mahjong/fit_danger.py` on the arena's discards; the push
+//! constants and the riichi deal-in value by `tools/mahjong/fit_push.py` on the arena's
+//! games (the challenger's view, 449 hanchan): `threat_win_per_turn` 0.156 (a riichi's
+//! wins not on the player's discard per turn after its declaration), `ron_factor` 2.38
+//! (a waiting hand facing three discarding seats wins on a discard 2.4 times as often
+//! as by self-draw), `tsumo_share` 0.178 (a self-draw of a cheap hand gains a han, so
+//! the player's share is more than a third of the ron value), `value.riichi` 5,629,
+//! `dealer_factor` 1.58. Those describe the arena's opponents, which never fold: against
+//! a field that folds, fewer discards feed a waiting hand and `ron_factor` is lower.
+//! `value.closed` and `value.open` stay priors (too few deal-ins into dama or open
+//! hands in the arena), as do `riichi_bonus_han` 1.7 and `win_cap` 0.95. The priors the
+//! file started from: waits chosen so that against riichi a no-suji 4-6 deals in 13 %,
+//! a suji 4-6 5 %, a terminal 7 % / 3 % with suji, an honour 4.5 % / 2 % with two
+//! visible (Tenhou statistics); riichi 6,400, closed 5,000, open 3,800, dealer x 1.5;
+//! `threat_win_per_turn` 0.08, `tsumo_share` 0.13, `ron_factor` 0.8.
 
 pub mod call;
 pub mod check;

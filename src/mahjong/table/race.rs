@@ -204,6 +204,13 @@ impl Race {
 mod tests {
     use super::*;
 
+    /// An opponent that is not tenpai and costs nothing.
+    const NOBODY: Threat = Threat {
+        tenpai: 0.0,
+        loss: 0.0,
+        danger: 0.0,
+    };
+
     fn close(a: f64, b: f64) {
         assert!((a - b).abs() < 1e-9, "{a} != {b}");
     }
@@ -258,12 +265,7 @@ mod tests {
             loss: 6000.0,
             danger: 0.1,
         };
-        let none = Threat {
-            tenpai: 0.0,
-            loss: 0.0,
-            danger: 0.0,
-        };
-        let race = Race::new(&[t, none, none], 0.2, 0.2);
+        let race = Race::new(&[t, NOBODY, NOBODY], 0.2, 0.2);
         close(race.push_points(0.5, 4000.0, 1), 1832.0);
     }
 
@@ -377,15 +379,7 @@ mod tests {
         // 0.5. Without rons (ron_factor 0) and nobody else in the race the staged chance
         // is W itself: half the time a step on the first draw, then half of those win
         // on the second: 0.25 x 1000 = 250.
-        let calm = Race::new(
-            &[Threat {
-                tenpai: 0.0,
-                loss: 0.0,
-                danger: 0.0,
-            }; 3],
-            0.1,
-            0.2,
-        );
+        let calm = Race::new(&[NOBODY; 3], 0.1, 0.2);
         let one_step = |rf| Outlook {
             self_draw: 0.25,
             shanten: 1,
@@ -401,27 +395,12 @@ mod tests {
         // 0.45 (one step / tenpai); turn 2 wins 0.45 x 0.75 = 0.3375, the rest steps
         // (0.1125 + 0.225 on, 0.225 still a step away): 0.5625 on to discard. Value
         // 1000: 337.5 - (1 + 0.5625) x 100 = 181.25.
-        let riichi = Race::new(
-            &[
-                Threat {
-                    tenpai: 1.0,
-                    loss: 1000.0,
-                    danger: 0.1,
-                },
-                Threat {
-                    tenpai: 0.0,
-                    loss: 0.0,
-                    danger: 0.0,
-                },
-                Threat {
-                    tenpai: 0.0,
-                    loss: 0.0,
-                    danger: 0.0,
-                },
-            ],
-            0.0,
-            0.0,
-        );
+        let threat = Threat {
+            tenpai: 1.0,
+            loss: 1000.0,
+            danger: 0.1,
+        };
+        let riichi = Race::new(&[threat, NOBODY, NOBODY], 0.0, 0.0);
         close(riichi.push_points_staged(one_step(1.0), 1000.0, 2), 181.25);
     }
 

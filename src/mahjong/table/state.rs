@@ -123,6 +123,31 @@ pub struct Table {
     pub after_call: bool,
 }
 
+#[cfg(test)]
+impl Table {
+    /// A test table: East round, the player South (not the dealer) with 25,000 points,
+    /// one dora `indicator`, 60 tiles in the live wall, empty rivers, no melds.
+    pub(crate) fn south_seat(indicator: &str) -> Table {
+        Table {
+            round_wind: "1z".parse().unwrap(),
+            seat_wind: "2z".parse().unwrap(),
+            honba: 0,
+            riichi_sticks: 0,
+            score: 25_000,
+            dora_indicators: vec![indicator.parse().unwrap()],
+            dora_red: Default::default(),
+            live_wall: 60,
+            river: vec![],
+            opponents: vec![
+                Opponent::default(),
+                Opponent::default(),
+                Opponent::default(),
+            ],
+            after_call: false,
+        }
+    }
+}
+
 impl Table {
     /// The player's seat wind as 0..=3 (East = 0).
     pub fn seat_index(&self) -> usize {

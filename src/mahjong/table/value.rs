@@ -191,7 +191,6 @@ fn is_tenpai(after: &[u8; KINDS], melds: &[Meld]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mahjong::table::state::Opponent;
 
     fn counts(s: &str) -> [u8; KINDS] {
         s.parse::<TileCounts>().unwrap().0
@@ -200,23 +199,7 @@ mod tests {
     /// East round, the player South (not the dealer), dora indicator 1z (dora 2z, held
     /// by nobody here), every other tile unseen.
     fn south_seat() -> Table {
-        Table {
-            round_wind: "1z".parse().unwrap(),
-            seat_wind: "2z".parse().unwrap(),
-            honba: 0,
-            riichi_sticks: 0,
-            score: 25_000,
-            dora_indicators: vec!["1z".parse().unwrap()],
-            dora_red: Default::default(),
-            live_wall: 60,
-            river: vec![],
-            opponents: vec![
-                Opponent::default(),
-                Opponent::default(),
-                Opponent::default(),
-            ],
-            after_call: false,
-        }
+        Table::south_seat("1z")
     }
 
     fn unseen_except(hand: &[u8; KINDS]) -> [u8; KINDS] {

@@ -67,10 +67,10 @@ pub struct PushWeights {
     /// self-draws: a share of their payment), as a fraction of that win's value.
     pub tsumo_share: f64,
     pub riichi_bonus_han: f64,
-    /// Wins on others' discards per self-drawn win, per draw: the solitaire win
-    /// probability `W` counts self-draws only; with them `1 - (1 - W)^(1 + ron_factor)`.
+    /// A waiting hand's wins on others' discards per self-drawn win, per turn: the
+    /// solitaire win probability `W` counts self-draws only ([`super::race::Outlook`]).
     pub ron_factor: f64,
-    /// The largest win probability the model gives a hand.
+    /// The largest solitaire win probability the model takes from the engine.
     pub win_cap: f64,
 }
 
