@@ -14,10 +14,10 @@ use std::time::Instant;
 
 use crate::mahjong::Hand;
 use crate::mahjong::meld::Meld;
+use crate::mahjong::shanten::shanten;
 use crate::mahjong::strategy::{
     self, CallAction, CallAdvice, DecisionError, Effort, From, Yakuhai,
 };
-use crate::mahjong::shanten::shanten;
 use crate::mahjong::tile::{RedFives, Tile};
 
 use super::danger::{OpponentView, wait_probability};

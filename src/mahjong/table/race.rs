@@ -365,10 +365,18 @@ mod tests {
             Race::new(&[riichi, quiet, quiet], 0.15, 0.18),
             Race::new(&[quiet; 3], 0.1, 0.2),
         ] {
-            for (w, rf, m) in [(0.9, 2.4, 10), (0.45, 0.8, 7), (0.05, 2.0, 1), (0.3, 0.0, 18)] {
+            for (w, rf, m) in [
+                (0.9, 2.4, 10),
+                (0.45, 0.8, 7),
+                (0.05, 2.0, 1),
+                (0.3, 0.0, 18),
+            ] {
                 let closed = race.push_points(1.0 - (1.0f64 - w).powf(1.0 + rf), 3300.0, m);
                 let staged = race.push_points_staged(tenpai(w, rf), 3300.0, m);
-                assert!((closed - staged).abs() < 1e-6, "{w} {rf} {m}: {closed} {staged}");
+                assert!(
+                    (closed - staged).abs() < 1e-6,
+                    "{w} {rf} {m}: {closed} {staged}"
+                );
             }
         }
     }
