@@ -56,9 +56,10 @@ pub fn win_matters(table: &Table, hand: &Hand, shape: &DiscardAdvice) -> bool {
     }
     // A discard's win probability lies between 0 and its most: 0 when the draws left
     // cannot complete the hand (a hand `s` steps from tenpai needs `s + 1` draws; the
-    // engine then answers exactly 0), else 1. With the race of `decision` (session 35) a
-    // sure win always pushes, so this path saves the engine's work only where the hand
-    // cannot win any more: a far hand late in the hand.
+    // engine then answers exactly 0), else 1. This path saves the engine's work where
+    // the hand cannot win any more (a far hand late in the hand), and where it folds even
+    // with a sure win: a hand in stages (`race::Outlook`) wins nothing in its first
+    // `shanten` turns, while its discards deal in from the first.
     let most = |shanten: i8| {
         if i64::from(shape.draws_left) <= i64::from(shanten) {
             0.0
