@@ -268,6 +268,20 @@ impl RedFives {
         }
     }
 
+    /// The red fives left after throwing `tile` while `fives_kept` fives of its suit stay
+    /// with the player: a player throws the plain five while it holds one, so the red one
+    /// goes only when it has more red fives than fives kept.
+    pub fn after_throwing(self, tile: Tile, fives_kept: usize) -> RedFives {
+        let mut out = self;
+        if !tile.is_honour()
+            && tile.rank() == 5
+            && usize::from(self.count(tile.suit())) > fives_kept
+        {
+            out.0[tile.suit() as usize] -= 1;
+        }
+        out
+    }
+
     /// Element-wise sum (saturating).
     pub fn plus(&self, other: &RedFives) -> RedFives {
         let mut out = *self;
@@ -394,6 +408,19 @@ mod tests {
             "M".parse::<TileCounts>(),
             Err(MahjongError::SuitWithoutDigits('M'))
         );
+    }
+
+    #[test]
+    fn the_red_five_is_thrown_only_when_no_plain_five_is_kept() {
+        // Holding 0m and 5m, throwing a 5m keeps one five: the plain one goes, the red
+        // stays. Holding 0m alone, nothing is kept: the red goes. Other tiles and other
+        // suits leave the reds alone.
+        let red = RedFives([1, 1, 0]);
+        let five: Tile = "5m".parse().unwrap();
+        assert_eq!(red.after_throwing(five, 1), red);
+        assert_eq!(red.after_throwing(five, 0), RedFives([0, 1, 0]));
+        assert_eq!(red.after_throwing("5s".parse().unwrap(), 0), red);
+        assert_eq!(red.after_throwing("4m".parse().unwrap(), 0), red);
     }
 
     #[test]

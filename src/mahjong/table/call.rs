@@ -93,7 +93,7 @@ pub fn suggest_call_at_table(
             .sum()
     });
     let after = AfterCall::of(hand, meld, offered, advice.discard);
-    let value = after.value(table, hand, &yakuhai, dealer);
+    let value = after.value(table, &unseen, &yakuhai, dealer);
     let after_shanten = shanten(&after.tiles, after.melds.len() as u8, hand.ruleset());
     let with = race
         .push_points_staged(
@@ -164,34 +164,31 @@ impl AfterCall {
             tiles[d.index()] = tiles[d.index()].saturating_sub(1);
         }
         let melds: Vec<Meld> = hand.melds().iter().copied().chain([meld]).collect();
-        let mut red = hand.red_fives();
-        // A discarded five is the red one only when every five of its suit left (in the
-        // hand and the melds) is red.
-        if let Some(d) = discard
-            && !d.is_honour()
-            && d.rank() == 5
-            && usize::from(red.count(d.suit()))
-                > usize::from(tiles[d.index()])
-                    + melds
-                        .iter()
-                        .map(|m| usize::from(m.tiles().count(d)))
-                        .sum::<usize>()
-        {
-            red.0[d.suit() as usize] -= 1;
-        }
+        // The fives kept count those of the melds too: a red five may have gone into one.
+        let red = discard.map_or(hand.red_fives(), |d| {
+            let in_melds: usize = melds.iter().map(|m| usize::from(m.tiles().count(d))).sum();
+            hand.red_fives()
+                .after_throwing(d, usize::from(tiles[d.index()]) + in_melds)
+        });
         AfterCall { tiles, melds, red }
     }
 
     /// The open hand's value: tenpai, scored as a ron on each wait as a closed hand is
     /// ([`tenpai_value`], 0 when no wait has a yaku); else its yaku han (at least 1)
     /// and dora at 30 fu, 0 without a reachable yaku.
-    fn value(&self, table: &Table, hand: &Hand, yakuhai: &Yakuhai, dealer: bool) -> f64 {
+    fn value(
+        &self,
+        table: &Table,
+        unseen: &[u8; crate::mahjong::tile::KINDS],
+        yakuhai: &Yakuhai,
+        dealer: bool,
+    ) -> f64 {
         if let Some(v) = tenpai_value(
             table,
             &self.tiles,
             &self.melds,
             self.red,
-            &hand.unseen(),
+            unseen,
             weights().push.riichi_bonus_han,
         ) {
             return v.dama;
@@ -239,7 +236,7 @@ mod tests {
         let pon = Meld::of_kind(MeldKind::Pon, chun).unwrap();
         let yakuhai = Yakuhai::with_winds(table.round_wind, table.seat_wind);
         let after = AfterCall::of(&hand, pon, chun, Some("9m".parse().unwrap()));
-        let value = after.value(&table, &hand, &yakuhai, false);
+        let value = after.value(&table, &hand.unseen(), &yakuhai, false);
         assert_eq!(value, 1300.0);
     }
 }

@@ -246,15 +246,9 @@ impl After {
     fn of(table: &Table, hand: &Hand, tile: Tile, yakuhai: &Yakuhai) -> After {
         let mut tiles = hand.concealed().0;
         tiles[tile.index()] -= 1;
-        let mut red = hand.red_fives();
-        // The red five goes only when every five of its suit held is red.
-        let loses_red = !tile.is_honour()
-            && tile.rank() == 5
-            && red.count(tile.suit()) > 0
-            && red.count(tile.suit()) >= hand.concealed().count(tile);
-        if loses_red {
-            red.0[tile.suit() as usize] -= 1;
-        }
+        let red = hand
+            .red_fives()
+            .after_throwing(tile, usize::from(tiles[tile.index()]));
         let red_total: u8 = red.0.iter().sum();
         let han = hand_han(
             &tiles,

@@ -41,7 +41,7 @@
 /// (or, at tenpai, wins) with the same chance `p`, fixed by the solitaire figure `W` =
 /// P(k + 1 successes in `m` draws) = P(Binomial(m, p) >= k + 1); at tenpai a turn wins
 /// with `1 - (1 - p)^(1 + ron_factor)`. For a tenpai hand this is the single-stage race
-/// of [`Race::push_points`] with `W' = 1 - (1 - W)^(1 + ron_factor)`; for a hand far from
+/// of the module docs with `W' = 1 - (1 - W)^(1 + ron_factor)`; for a hand far from
 /// tenpai it gives the rons only to the turns it waits, and no win to its first `k` turns
 /// while its discards still deal in.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -139,6 +139,10 @@ impl Race {
     /// The expected points of pushing a hand that wins with `win` within its `draws`
     /// alone and is worth `value`, against folding (0). Negative when folding is
     /// better; a player that can still fold takes `max(0, ..)`, one in riichi cannot.
+    ///
+    /// The closed form of a single-stage hand: the tests' oracle for
+    /// [`Race::push_points_staged`] at tenpai, which the engine uses.
+    #[cfg(test)]
     pub fn push_points(&self, win: f64, value: f64, draws: u32) -> f64 {
         if draws == 0 {
             return 0.0;
@@ -164,8 +168,8 @@ impl Race {
     /// the chance the hand is still on at each distance from tenpai. Each turn the
     /// player draws (a step with `p`, or at tenpai a win with `1 - (1 - p)^(1 +
     /// ron_factor)`), discards (a deal-in with `c`), and the others play (one of them
-    /// wins with `b`). At tenpai it equals [`Race::push_points`] with the wins on
-    /// discards folded into `W'`.
+    /// wins with `b`). At tenpai it equals the single-stage closed form (`push_points`,
+    /// the tests' oracle) with the wins on discards folded into `W'`.
     pub fn push_points_staged(&self, hand: Outlook, value: f64, draws: u32) -> f64 {
         if draws == 0 {
             return 0.0;
