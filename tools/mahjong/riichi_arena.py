@@ -9,10 +9,16 @@ ranks the players: our scorer never judges our games. Seat kinds:
 - ``service``: the same service without ``table`` (today's solitaire engine);
 - ``greedy``: the documented greedy baseline (riichi/greedy.py).
 
-Duplicate seeding: wall set i is riichienv's seed ``--seed + i`` (each kyoku's wall is a
-function of the seed and the kyoku's number in the game), played four times with the
-challenger in each of the four seats in turn. The placement's 95 % interval is taken
-over wall sets (the mean of a wall set's four games), which uses the pairing.
+Duplicate seeding: wall set i plays riichienv's seed ``(--seed + i) * SEED_STRIDE``, four
+times with the challenger in each of the four seats in turn. The placement's 95 %
+interval is taken over wall sets (the mean of a wall set's four games), which uses the
+pairing. riichienv deals a game's k-th kyoku (counting renchan and draws) from the wall of
+seed ``seed + k``, dealer first: seeds s and s + 1 share every wall but one, shifted by a
+kyoku. Consecutive seeds would replay the same deals in most of their hanchan (the
+challenger one seat over), so the wall sets would not be independent and the interval
+over them would be too narrow; a stride larger than any game's kyoku count keeps every
+wall of a run, and of runs on other ``--seed`` values, apart. The logs' ``seed`` is the
+riichienv seed played.
 
 Every action sent to the simulator is first checked against its legal actions; an
 action that is not legal is counted (``illegal_actions``, which must stay 0) and the
@@ -102,6 +108,15 @@ def connect(addr: str, wait: float):
             time.sleep(0.5)
 
 
+# Wall sets' riichienv seeds are this far apart: more than any hanchan's kyoku count.
+SEED_STRIDE = 1000
+
+
+def riichienv_seed(wall_set_number: int) -> int:
+    """The riichienv seed of wall set number ``--seed + i``: no wall shared with another."""
+    return wall_set_number * SEED_STRIDE
+
+
 def make_seat(kind: str, rpc, counters: dict, args):
     if kind == "greedy":
         return GreedySeat()
@@ -177,7 +192,8 @@ def main() -> int:
     ap.add_argument("--challenger", choices=KINDS, default="service")
     ap.add_argument("--field", choices=KINDS, default="greedy")
     ap.add_argument("--wall-sets", type=int, default=10, help="wall sets (4 hanchan each)")
-    ap.add_argument("--seed", type=int, default=0, help="riichienv seed of the first wall set")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="number of the first wall set (riichienv seed: the number x SEED_STRIDE)")
     ap.add_argument("--rotations", type=int, default=4, choices=(1, 2, 3, 4),
                     help="seats the challenger takes per wall set (4 = duplicate; fewer only for data)")
     ap.add_argument("--calls", choices=("none", "service"), default="none",
@@ -223,7 +239,7 @@ def main() -> int:
     status = 0
     try:
         for w in range(args.wall_sets):
-            seed = args.seed + w
+            seed = riichienv_seed(args.seed + w)
             args.current_seed = seed
             for rotation in range(args.rotations):
                 kinds = [args.field] * 4
@@ -270,11 +286,13 @@ def main() -> int:
         "field": args.field,
         "wall_sets": figures["challenger_figures"]["wall_sets"],
         "first_seed": args.seed,
+        "seed_stride": SEED_STRIDE,
         "rotations": args.rotations,
         "hanchan": games,
         "seconds": round(seconds, 1),
         "hanchan_per_hour": round(games / seconds * 3600, 1) if seconds else None,
         "illegal_actions": illegal_total,
+        "wall_sets_sharing_walls": figures["wall_sets_sharing_walls"],
         "challenger_figures": figures["challenger_figures"],
         "field_figures": figures["field_figures"],
         "seat_kinds": {},
@@ -305,8 +323,8 @@ def main() -> int:
 
 
 def render(s: dict) -> str:
-    lines = [f"{s['hanchan']} hanchan ({s['wall_sets']} wall sets x {s['rotations']} seats, seeds {s['first_seed']}.."
-             f"{s['first_seed'] + s['wall_sets'] - 1}) in {s['seconds']} s ({s['hanchan_per_hour']} per hour); "
+    lines = [f"{s['hanchan']} hanchan ({s['wall_sets']} wall sets x {s['rotations']} seats, wall sets {s['first_seed']}.."
+             f"{s['first_seed'] + s['wall_sets'] - 1} x riichienv seed stride {s['seed_stride']}) in {s['seconds']} s ({s['hanchan_per_hour']} per hour); "
              f"illegal actions {s['illegal_actions']}"]
     for side in ("challenger", "field"):
         f = s[f"{side}_figures"]

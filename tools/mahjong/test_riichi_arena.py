@@ -8,6 +8,7 @@ Run: tools/mahjong/.venv/bin/python -m unittest discover -s tools/mahjong"""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 import unittest
@@ -165,6 +166,56 @@ class Stats(unittest.TestCase):
         self.assertEqual(list(r), [7])
         for name, want in (("win", 0.2), ("deal_in", 0.1), ("riichi", 0.2), ("call", 0.05), ("first", 0.5)):
             self.assertAlmostEqual(r[7][name], want)
+
+
+    def test_wall_sets_sharing_walls(self):
+        from riichi import stats
+
+        # Seeds 10 (9 kyoku: walls 10..18), 15 (8 kyoku) and 40 (12): 15 - 10 < 9, so
+        # 10 and 15 share walls; 40 - 15 = 25 >= 8 shares none. Strided seeds (1000 apart)
+        # share none.
+        def line(seed, kyoku):
+            return {"seed": seed, "outcomes": [{"kyoku": kyoku}] * 4}
+
+        self.assertEqual(stats.wall_sets_sharing_walls([line(10, 9), line(15, 8), line(40, 12)]), 2)
+        self.assertEqual(stats.wall_sets_sharing_walls([line(s * 1000, 30) for s in (7, 8, 9)]), 0)
+
+
+@unittest.skipUnless(HAVE_RIICHIENV, "riichienv not installed (tools/mahjong/requirements.txt)")
+class WallSeeds(unittest.TestCase):
+    """Why the arena strides its seeds: riichienv's observed dealing, checked on whole games
+    of four greedy seats."""
+
+    @staticmethod
+    def deals(seed: int) -> list[tuple]:
+        """Each kyoku's four starting hands, the dealer's first."""
+        import types
+
+        import riichi_arena
+        from riichi.service import SeatCounters
+
+        counters = {"greedy": SeatCounters()}
+        _, _, log = riichi_arena.play_game(seed, ["greedy"] * 4, None, counters, types.SimpleNamespace(),
+                                           0, None)
+        events = [json.loads(e) if isinstance(e, str) else e for e in log]
+        out = []
+        for e in events:
+            if e.get("type") == "start_kyoku":
+                hands = [tuple(h) for h in e["tehais"]]
+                out.append(tuple(hands[(e["oya"] + i) % 4] for i in range(4)))
+        return out
+
+    def test_consecutive_seeds_share_their_walls_one_kyoku_apart(self):
+        a, b = self.deals(9002), self.deals(9003)
+        self.assertEqual(a[1], b[0])
+        self.assertEqual(a[2], b[1])
+
+    def test_the_arenas_wall_sets_share_none(self):
+        import riichi_arena
+
+        a = self.deals(riichi_arena.riichienv_seed(9002))
+        b = self.deals(riichi_arena.riichienv_seed(9003))
+        self.assertFalse(set(a) & set(b))
 
 
 @unittest.skipUnless(HAVE_RIICHIENV, "riichienv not installed (tools/mahjong/requirements.txt)")

@@ -126,6 +126,23 @@ def side_summary(rows: list[dict]) -> dict:
     }
 
 
+def wall_sets_sharing_walls(lines: list[dict]) -> int:
+    """How many wall sets share a wall with another: riichienv deals a game's k-th kyoku
+    from the wall of seed ``seed + k``, so seeds s < t share walls when ``t - s`` is less
+    than s's kyoku count (riichi_arena.py's stride keeps its own runs apart; logs made
+    before it, on consecutive seeds, share most of their walls)."""
+    kyoku: dict[int, int] = {}
+    for line in lines:
+        k = max((o["kyoku"] for o in line["outcomes"]), default=0)
+        kyoku[line["seed"]] = max(kyoku.get(line["seed"], 0), k)
+    seeds = sorted(kyoku)
+    sharing: set[int] = set()
+    for s, t in zip(seeds, seeds[1:]):
+        if t - s < kyoku[s]:
+            sharing.update((s, t))
+    return len(sharing)
+
+
 def summarize_games(lines: list[dict]) -> dict:
     """The challenger's and the field's figures, and the service seats' decision times,
     from the arena's per-hanchan log lines (riichi_arena.py --log)."""
@@ -142,6 +159,7 @@ def summarize_games(lines: list[dict]) -> dict:
     out = {
         "hanchan": len(lines),
         "wall_sets": len({line["seed"] for line in lines}),
+        "wall_sets_sharing_walls": wall_sets_sharing_walls(lines),
         "illegal_actions": sum(line["illegal"] for line in lines),
         "challenger": "/".join(sorted(kinds["challenger"])),
         "field": "/".join(sorted(kinds["field"])),
