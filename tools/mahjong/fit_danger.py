@@ -5,8 +5,9 @@ its calibration on held-out hanchan.
 Input: files written by ``riichi_arena.py --danger`` (JSONL, gzip when named .gz): one
 record per discard with what the discarder saw and, as labels, each opponent's true
 tenpai state and waits and who won on the discard (riichi/danger.py documents the
-fields). Training and held-out files must come from disjoint seeds (the tool refuses
-an overlap), and neither from the seeds an evaluation arena reports.
+fields). Training and held-out files must come from disjoint walls (the tool refuses a
+wall in both: riichienv deals kyoku k of seed s from the wall of seed s + k), and neither
+from the seeds an evaluation arena reports.
 
 Output: the service's parameter file, ``src/mahjong/table/danger_weights.json`` (format
 in ``src/mahjong/table/weights.rs``; ``--base`` is read and its ``wait``, ``modifiers``
@@ -396,6 +397,12 @@ def seeds_of(records) -> set[int]:
     return {r["seed"] for r in records}
 
 
+def walls_of(records) -> set[int]:
+    """The walls the records were dealt from: riichienv deals a game's k-th kyoku from the
+    wall of seed ``seed + k``, so records of different seeds can share a wall."""
+    return {r["seed"] + r["kyoku"] for r in records}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--train", nargs="+", required=True)
@@ -413,9 +420,11 @@ def main(argv=None) -> int:
     held = list(read_records(args.held_out))
     if not train or not held:
         raise SystemExit("fit_danger: no training or no held-out records")
-    overlap = seeds_of(train) & seeds_of(held)
+    overlap = walls_of(train) & walls_of(held)
     if overlap:
-        raise SystemExit(f"fit_danger: training and held-out files share seeds {sorted(overlap)[:10]}")
+        raise SystemExit(f"fit_danger: training and held-out files share walls {sorted(overlap)[:10]} "
+                         "(riichienv seed + kyoku: files that share seeds, or whose seeds lie fewer "
+                         "than a game's kyoku apart, share walls)")
     w = fit(train, base, args.l2)
     cal = calibration(predict(w, held), min_bin=args.min_bin)
     cal_base = calibration(predict(base, held), min_bin=args.min_bin)

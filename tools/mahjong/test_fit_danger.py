@@ -17,10 +17,10 @@ import fit_danger as fd  # noqa: E402
 
 
 def record(seed, tile, safe1="", riichi1=False, tenpai1=False, dealt=(), river1=(), hand="123456789m1234p",
-           melds1=(), live_left=40, dealer=0, round_wind=0, rivers_other=()):
+           melds1=(), live_left=40, dealer=0, round_wind=0, rivers_other=(), kyoku=1):
     """A discard record of the arena's format with only opponent 1 of interest."""
     return {
-        "seed": seed, "tile": tile, "hand": hand, "dora": "1z", "live_left": live_left,
+        "seed": seed, "kyoku": kyoku, "tile": tile, "hand": hand, "dora": "1z", "live_left": live_left,
         "dealer": dealer, "round_wind": round_wind,
         "rivers": [list(rivers_other), list(river1), [], []],
         "melds": [[], list(melds1), [], []],
@@ -150,6 +150,25 @@ class Fitting(unittest.TestCase):
             with self.assertRaises(SystemExit) as raised:
                 fd.main(["--train", path, "--held-out", path, "--base", base])
             self.assertIn("share seeds", str(raised.exception))
+
+    def test_neighbouring_seeds_sharing_a_wall_are_refused(self):
+        # Seed 5's second kyoku is dealt from the wall of seed 6's first (both seed +
+        # kyoku = 7): different seeds, the same wall.
+        import gzip
+        import json
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as d:
+            train, held = os.path.join(d, "t.jsonl.gz"), os.path.join(d, "h.jsonl.gz")
+            for path, rec in ((train, record(5, "5m", kyoku=2)), (held, record(6, "5m", kyoku=1))):
+                with gzip.open(path, "wt") as f:
+                    f.write(json.dumps(rec) + "\n")
+            base = os.path.join(d, "base.json")
+            with open(base, "w") as f:
+                json.dump(PRIORS, f)
+            with self.assertRaises(SystemExit) as raised:
+                fd.main(["--train", train, "--held-out", held, "--base", base])
+            self.assertIn("share walls [7]", str(raised.exception))
 
 
 if __name__ == "__main__":

@@ -167,7 +167,6 @@ class Stats(unittest.TestCase):
         for name, want in (("win", 0.2), ("deal_in", 0.1), ("riichi", 0.2), ("call", 0.05), ("first", 0.5)):
             self.assertAlmostEqual(r[7][name], want)
 
-
     def test_wall_sets_sharing_walls(self):
         from riichi import stats
 
