@@ -135,41 +135,33 @@ class Fitting(unittest.TestCase):
         self.assertAlmostEqual(cal["max_error"], 0.1)
         self.assertTrue(math.isclose(cal["mean_predicted"], 0.3))
 
-    def test_overlapping_seeds_are_refused(self):
+    def refusal(self, train, held) -> str:
+        """fit_danger's exit message for one training and one held-out record."""
         import gzip
         import json
         import tempfile
 
         with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "a.jsonl.gz")
-            with gzip.open(path, "wt") as f:
-                f.write(json.dumps(record(5, "5m")) + "\n")
-            base = os.path.join(d, "base.json")
-            with open(base, "w") as f:
-                json.dump(PRIORS, f)
-            with self.assertRaises(SystemExit) as raised:
-                fd.main(["--train", path, "--held-out", path, "--base", base])
-            self.assertIn("share seeds", str(raised.exception))
-
-    def test_neighbouring_seeds_sharing_a_wall_are_refused(self):
-        # Seed 5's second kyoku is dealt from the wall of seed 6's first (both seed +
-        # kyoku = 7): different seeds, the same wall.
-        import gzip
-        import json
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as d:
-            train, held = os.path.join(d, "t.jsonl.gz"), os.path.join(d, "h.jsonl.gz")
-            for path, rec in ((train, record(5, "5m", kyoku=2)), (held, record(6, "5m", kyoku=1))):
-                with gzip.open(path, "wt") as f:
+            paths = []
+            for name, rec in (("t", train), ("h", held)):
+                paths.append(os.path.join(d, f"{name}.jsonl.gz"))
+                with gzip.open(paths[-1], "wt") as f:
                     f.write(json.dumps(rec) + "\n")
             base = os.path.join(d, "base.json")
             with open(base, "w") as f:
                 json.dump(PRIORS, f)
             with self.assertRaises(SystemExit) as raised:
-                fd.main(["--train", train, "--held-out", held, "--base", base])
-            self.assertIn("share walls [7]", str(raised.exception))
+                fd.main(["--train", paths[0], "--held-out", paths[1], "--base", base])
+        return str(raised.exception)
 
+    def test_overlapping_seeds_are_refused(self):
+        self.assertIn("share seeds", self.refusal(record(5, "5m"), record(5, "5m")))
+
+    def test_neighbouring_seeds_sharing_a_wall_are_refused(self):
+        # Seed 5's second kyoku is dealt from the wall of seed 6's first (both seed +
+        # kyoku = 7): different seeds, the same wall.
+        message = self.refusal(record(5, "5m", kyoku=2), record(6, "5m", kyoku=1))
+        self.assertIn("share walls [7]", message)
 
 if __name__ == "__main__":
     unittest.main()
